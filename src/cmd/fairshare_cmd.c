@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "fairshare.h"
+#include "priority_flags.h"
+#include "slurm_conf.h"
+#include "snapshot.h"
+#include "sshare_fmt.h"
+
+static const char _usage[] =
+"Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
+"                        [--flags FLAGS] [--damp N] [-n]\n"
+"\n"
+"Compute fair-share from a snapshot of a cluster and print it as\n"
+"`sshare -a -l -P` does.\n"
+"\n"
+"  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
+"  --usage FILE   sshare -a -P -n -o Account,User,RawUsage  (default: no usage)\n"
+"  --conf FILE    slurm.conf: PriorityFlags, FairShareDampeningFactor\n"
+"  --flags FLAGS  PriorityFlags to use instead of the file's (what-if)\n"
+"  --damp N       FairShareDampeningFactor to use instead of the file's\n"
+"  -n, --noheader no header line\n"
+"  -h, --help     this text\n";
+
+enum { OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP };
+
+static int _parse_damp(const char *s, uint16_t *out);
+static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp);
+
+/* A FairShareDampeningFactor: a whole number from 1 to 65535. */
+static int _parse_damp(const char *s, uint16_t *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || !g_ascii_isdigit(*s))
+		return -1;
+	v = strtol(s, &end, 10);
+	if (*end || v < 1 || v > 65535)
+		return -1;
+	*out = (uint16_t) v;
+	return 0;
+}
+
+/* Settings from slurm.conf; a bad value is reported and the default kept,
+ * as slurmctld would run.  Returns -1 only if the file cannot be read. */
+static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp)
+{
+	mf_error_t e;
+	mf_conf_t *conf = mf_conf_load(path, &e);
+	const mf_conf_pair_t *p;
+
+	if (!conf) {
+		mf_cmd_error("%s", e.text);
+		return -1;
+	}
+	if ((p = mf_conf_get(conf, "PriorityFlags")) &&
+	    mf_priority_flags_parse(p->value, flags, &e))
+		fprintf(stderr, "mfprio: warning: %s:%d: %s: ignored, as "
+			"slurmctld ignores it\n", p->file, p->line, e.text);
+	if ((p = mf_conf_get(conf, "FairShareDampeningFactor")) &&
+	    _parse_damp(p->value, damp))
+		fprintf(stderr, "mfprio: warning: %s:%d: "
+			"FairShareDampeningFactor '%s' is not a whole number "
+			"from 1 to 65535: using 1\n", p->file, p->line,
+			p->value);
+	mf_conf_free(conf);
+	return 0;
+}
+
+int cmd_fairshare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "assoc", required_argument, NULL, OPT_ASSOC },
+		{ "usage", required_argument, NULL, OPT_USAGE },
+		{ "conf", required_argument, NULL, OPT_CONF },
+		{ "flags", required_argument, NULL, OPT_FLAGS },
+		{ "damp", required_argument, NULL, OPT_DAMP },
+		{ "noheader", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *assoc = NULL, *usage = NULL, *conf = NULL;
+	const char *flags_arg = NULL, *damp_arg = NULL;
+	bool noheader = false;
+	uint32_t flags = 0;
+	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
+	mf_error_t e;
+	mf_tree_t *tree;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ASSOC: assoc = optarg; break;
+		case OPT_USAGE: usage = optarg; break;
+		case OPT_CONF: conf = optarg; break;
+		case OPT_FLAGS: flags_arg = optarg; break;
+		case OPT_DAMP: damp_arg = optarg; break;
+		case 'n': noheader = true; break;
+		case 'h': fputs(_usage, stdout); return MF_EXIT_OK;
+		default: fputs(_usage, stderr); return MF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		mf_cmd_error("fairshare: unexpected argument '%s'",
+			     argv[optind]);
+		return MF_EXIT_USAGE;
+	}
+	if (!assoc) {
+		mf_cmd_error("fairshare: --assoc FILE is required");
+		fputs(_usage, stderr);
+		return MF_EXIT_USAGE;
+	}
+	if (conf && _read_conf(conf, &flags, &cfg.damp))
+		return MF_EXIT_INPUT;
+	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
+		mf_cmd_error("--flags: %s", e.text);
+		return MF_EXIT_USAGE;
+	}
+	if (damp_arg && _parse_damp(damp_arg, &cfg.damp)) {
+		mf_cmd_error("--damp '%s': not a whole number from 1 to "
+			     "65535", damp_arg);
+		return MF_EXIT_USAGE;
+	}
+	cfg.algo = mf_priority_flags_algo(flags);
+
+	tree = mf_snapshot_load(assoc, usage, &e);
+	if (!tree) {
+		mf_cmd_error("%s", e.text);
+		return MF_EXIT_INPUT;
+	}
+	mf_fairshare_compute(tree, &cfg);
+	mf_sshare_print(stdout, tree, cfg.algo, noheader);
+	mf_tree_destroy(tree);
+	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * snapshot: the association tree of a cluster, read from what an admin can
+ * dump on any login node.
+ *
+ *   assoc file:  sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare
+ *   usage file:  sshare -a -P -n -o Account,User,RawUsage
+ *
+ * In the usage file account rows (empty User) are accepted and ignored: an
+ * account's usage is the sum over its subtree.  RawUsage may carry a
+ * fraction (sshare prints whole numbers; `scontrol show assoc_mgr` gives
+ * more digits).  Indented account names (sshare's tree) are accepted.
+ */
+#ifndef MFPRIO_SNAPSHOT_H
+#define MFPRIO_SNAPSHOT_H
+
+#include "assoc_tree.h"
+#include "mf_error.h"
+
+/*
+ * Build a finalized tree from ASSOC_PATH, set users' usage from USAGE_PATH
+ * (may be NULL: no usage), and sum account usage.  Returns the tree, or NULL
+ * with errp naming the file and line of the first bad line (wrong number of
+ * fields, empty account, non-numeric or negative shares or usage, duplicate
+ * association, unknown parent, cycle, a usage row for an unknown user).
+ */
+mf_tree_t *mf_snapshot_load(const char *assoc_path, const char *usage_path,
+			    mf_error_t *errp);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * assoc_tree: the association tree the fair-share algorithms work on.
+ *
+ * An association is an account (user == NULL) or a user in an account.
+ * Users and sub-accounts of an account are siblings.  The tree always has a
+ * root account named "root".  Shares are raw shares as sacctmgr shows them,
+ * or MF_SHARES_PARENT for FairShare=parent.
+ *
+ * Building: create the tree, add accounts and users in any order (parents
+ * are found by name), then call mf_tree_finalize(), which links parents,
+ * rejects unknown parents and cycles, and derives the fair-share links
+ * (fs_parent, fs_children, level_shares) and the sshare display order.
+ * After finalize the shape is frozen; usage and results may change.
+ *
+ * Ownership: the tree owns every mf_assoc_t and every string in it; callers
+ * get borrowed pointers valid until mf_tree_destroy().
+ */
+#ifndef MFPRIO_ASSOC_TREE_H
+#define MFPRIO_ASSOC_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "mf_error.h"
+
+/* FairShare=parent (Slurm's SLURMDB_FS_USE_PARENT has the same value). */
+#define MF_SHARES_PARENT 0x7fffffffU
+
+typedef struct mf_assoc mf_assoc_t;
+
+struct mf_assoc {
+	/* --- identity, set when added --- */
+	char *acct;              /* account name (a user's: its account) */
+	char *user;              /* NULL for an account */
+	char *parent_acct;       /* parent account name; NULL for root */
+	uint32_t shares_raw;     /* raw shares or MF_SHARES_PARENT */
+	void *data;              /* caller's (the plugin: its Slurm record) */
+
+	/* --- input: usage_raw.  For users, set by the caller.  For accounts,
+	 * the caller sets their own usage (usually 0) and mf_tree_sum_usage()
+	 * adds the subtree, as Slurm charges a job to every ancestor. --- */
+	long double usage_raw;
+
+	/* --- shape, derived by mf_tree_finalize() --- */
+	mf_assoc_t *parent;      /* direct parent; NULL for root */
+	mf_assoc_t *fs_parent;   /* nearest ancestor not FairShare=parent */
+	GPtrArray *children;     /* direct children, sshare order */
+	GPtrArray *fs_children;  /* assocs whose fs_parent is this one */
+	uint32_t level_shares;   /* sum of non-parent shares among the
+				  * fs_children of fs_parent */
+	int depth;               /* root is 0 */
+
+	/* --- results, written by the fair-share functions.  NAN means
+	 * "not set" (sshare prints an empty field). --- */
+	double shares_norm;
+	long double usage_norm;
+	long double usage_efctv;
+	double fs_factor;
+	long double level_fs;
+};
+
+typedef struct mf_tree {
+	mf_assoc_t *root;
+	GPtrArray *order;        /* all assocs in sshare order (after
+				  * finalize): root first, then depth first;
+				  * within an account users (by name) before
+				  * sub-accounts (by name) */
+	GPtrArray *input_order;  /* all assocs in the order they were added */
+	GHashTable *accounts;    /* name -> mf_assoc_t (borrowed) */
+	GHashTable *users;       /* "acct\nuser" -> mf_assoc_t (borrowed) */
+	uint32_t user_count;     /* number of user associations */
+	bool finalized;
+} mf_tree_t;
+
+/* A new tree holding only the root account (shares 1).  Never NULL. */
+mf_tree_t *mf_tree_create(void);
+
+/* Free the tree and everything in it.  NULL is accepted. */
+void mf_tree_destroy(mf_tree_t *tree);
+
+/*
+ * Add account NAME under account PARENT (NULL or "" means root) with SHARES.
+ * Adding "root" itself only sets the root's shares.
+ * Returns the new association, or NULL with errp filled when the name is
+ * empty, already an account, or the tree is finalized.
+ */
+mf_assoc_t *mf_tree_add_account(mf_tree_t *tree, const char *name,
+				 const char *parent, uint32_t shares,
+				 mf_error_t *errp);
+
+/*
+ * Add USER in account ACCT with SHARES.  Returns the new association, or
+ * NULL with errp filled on an empty name or a duplicate (acct, user).
+ */
+mf_assoc_t *mf_tree_add_user(mf_tree_t *tree, const char *user,
+			     const char *acct, uint32_t shares,
+			     mf_error_t *errp);
+
+/*
+ * Link the tree.  Returns 0, or -1 with errp naming the association whose
+ * parent account does not exist, or the account that closes a cycle.
+ */
+int mf_tree_finalize(mf_tree_t *tree, mf_error_t *errp);
+
+/* The account NAME, or NULL. */
+mf_assoc_t *mf_tree_find_account(const mf_tree_t *tree, const char *name);
+
+/* The association of USER in ACCT, or NULL. */
+mf_assoc_t *mf_tree_find_user(const mf_tree_t *tree, const char *acct,
+			      const char *user);
+
+/*
+ * Make every account's usage_raw its own usage plus the sum over its direct
+ * children (bottom up).  Call once after setting users' usage; calling it
+ * twice counts twice.  Requires a finalized tree.
+ */
+void mf_tree_sum_usage(mf_tree_t *tree);
+
+/* True if A is FairShare=parent. */
+static inline bool mf_assoc_is_parent_fs(const mf_assoc_t *a)
+{
+	return a->shares_raw == MF_SHARES_PARENT;
+}
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stdio.h>
+#include <errno.h>
+
+#include "mf_error.h"
+
+int mf_errprintf(mf_error_t *errp, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	if (errp) {
+		va_start(ap, fmt);
+		vsnprintf(errp->text, sizeof(errp->text), fmt, ap);
+		va_end(ap);
+	}
+	errno = saved;
+	return -1;
+}

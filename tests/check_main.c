@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdlib.h>
+
+#include "suites.h"
+
+mf_tree_t *tt_build(const tt_row_t *rows)
+{
+	mf_tree_t *tree = mf_tree_create();
+	mf_error_t e;
+
+	for (const tt_row_t *r = rows; r->acct; r++) {
+		mf_assoc_t *a = r->user ?
+			mf_tree_add_user(tree, r->user, r->acct, r->shares, &e) :
+			mf_tree_add_account(tree, r->acct, r->parent,
+					    r->shares, &e);
+
+		ck_assert_msg(a, "adding %s/%s: %s", r->acct,
+			      r->user ? r->user : "", e.text);
+		a->usage_raw = r->usage;
+	}
+	ck_assert_msg(!mf_tree_finalize(tree, &e), "finalize: %s", e.text);
+	mf_tree_sum_usage(tree);
+	return tree;
+}
+
+mf_assoc_t *tt_get(mf_tree_t *tree, const char *acct, const char *user)
+{
+	mf_assoc_t *a = user ? mf_tree_find_user(tree, acct, user)
+			     : mf_tree_find_account(tree, acct);
+
+	ck_assert_msg(a, "no association %s/%s", acct, user ? user : "");
+	return a;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_assoc_tree_suite());
+	int failed;
+
+	srunner_add_suite(sr, make_shares_norm_suite());
+	srunner_add_suite(sr, make_fairshare_classic_suite());
+	srunner_add_suite(sr, make_depth_oblivious_suite());
+	srunner_add_suite(sr, make_fair_tree_suite());
+	srunner_add_suite(sr, make_decay_suite());
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `mfprio fairshare` as an admin runs it: the example snapshot under each
+# algorithm, and every kind of bad input giving FILE:LINE and exit 1.
+set -u
+: "${MFPRIO:?set MFPRIO to the mfprio binary}"
+: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+D="$TOP_SRCDIR/tests/data/fairshare"
+EX="$TOP_SRCDIR/examples/snapshot"
+pass=0 fail=0
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
+
+# expect_fail NAME EXPECTED-STDERR-SUBSTRING ARGS...
+expect_fail() {
+	name=$1 want=$2; shift 2
+	"$MFPRIO" fairshare "$@" >"$out" 2>"$err"; rc=$?
+	if [ "$rc" -eq 1 ] && grep -qF -- "$want" "$err"; then ok "$name"
+	else echo "# rc=$rc, wanted 1 and '$want'"; bad "$name"; fi
+}
+
+# expect_row NAME ROW ARGS...: the exact sshare row appears in the output
+expect_row() {
+	name=$1 row=$2; shift 2
+	if "$MFPRIO" fairshare "$@" >"$out" 2>"$err" && grep -qxF -- "$row" "$out"
+	then ok "$name"; else echo "# wanted row: $row"; bad "$name"; fi
+}
+
+# The example is the spec's Figure 3 (see examples/snapshot): alice is
+# user 1, bob user 2, carol user 3, dave user 4, erin user 5.
+H="Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS"
+expect_row "header" "$H" --assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
+# classic: user 1 F = 2^(-.3875/.3) = 0.408479
+expect_row "classic user1" "   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479|0.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE
+# classic user 2: 2^(-.275/.05) = 0.022097
+expect_row "classic user2" "   lab|bob|1|0.050000|250|0.250000|0.275000|0.022097|0.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --conf "$EX/slurm.conf"
+# classic FairShare=parent user takes inorganic's values: UE .145833,
+# S .35, F .749154, LevelFS empty
+expect_row "classic parent user" "   inorganic|frank|parent|0.350000|0|0.000000|0.145833|0.749154|" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE
+# root row: no RawShares, NormUsage empty
+expect_row "classic root" "root|||1.000000|1000||0.000000|1.000000|0.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE
+# damp 2: user 2 2^(-5.5/2) = 0.148651
+expect_row "damp 2" "   lab|bob|1|0.050000|250|0.250000|0.275000|0.148651|0.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE --damp 2
+# depth-oblivious user 2: R = 5, F = 2^-5 = 0.031250
+expect_row "depth oblivious user2" "   lab|bob|1|0.050000|250|0.250000|0.250000|0.031250|0.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags DEPTH_OBLIVIOUS
+# Fair Tree: 7 users (root, alice, bob, carol, dave, erin, frank).
+# root's children: chem (.6/.25 = 2.4), physics (.4/.45 = .888889), user
+# root (0 shares: 0): chem first.  chem: inorganic (35/60 / 0 = inf)
+# before organic; erin (inf) rank 7, frank (parent, inf, tied) 7 -> 1.0;
+# dave (organic, untied) rank 5 -> 5/7 = 0.714286
+expect_row "fair tree parent user" "   inorganic|frank|parent|0.583333|0|0.000000|0.000000|1.000000|" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
+expect_row "fair tree account" " chem||60|0.600000|250|0.250000|0.250000||2.400000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
+expect_row "fair tree dave" "   organic|dave|1|1.000000|250|0.250000|1.000000|0.714286|1.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
+# root's row under Fair Tree: NormShares 0, no FairShare, no LevelFS
+expect_row "fair tree root" "root|||0.000000|1000||0.000000||" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
+
+# bad input: file and line named, exit 1
+expect_fail "duplicate user" "dup-user.txt:4: duplicate association of user 'u'" --assoc "$D/dup-user.txt"
+expect_fail "duplicate account" "dup-acct.txt:3: duplicate account 'A'" --assoc "$D/dup-acct.txt"
+expect_fail "unknown parent" "unknown-parent.txt:2: account 'A' has parent 'nosuch'" --assoc "$D/unknown-parent.txt"
+expect_fail "cycle" "cycle.txt:" --assoc "$D/cycle.txt"
+expect_fail "negative shares" "negative-shares.txt:2: Fairshare '-3'" --assoc "$D/negative-shares.txt"
+expect_fail "text shares" "text-shares.txt:2: Fairshare 'lots'" --assoc "$D/text-shares.txt"
+expect_fail "short line" "short-line.txt:2: 3 fields where 4" --assoc "$D/short-line.txt"
+expect_fail "negative usage" "negative-usage.txt:2: RawUsage '-1'" --assoc "$D/ok-assoc.txt" --usage "$D/negative-usage.txt"
+expect_fail "text usage" "text-usage.txt:1: RawUsage 'abc'" --assoc "$D/ok-assoc.txt" --usage "$D/text-usage.txt"
+expect_fail "unknown user" "unknown-user.txt:1: user 'ghost'" --assoc "$D/ok-assoc.txt" --usage "$D/unknown-user.txt"
+expect_fail "NUL byte" "nul-usage.txt:1: a NUL byte" --assoc "$D/ok-assoc.txt" --usage "$D/nul-usage.txt"
+expect_fail "missing file" "no-such-file" --assoc "$D/no-such-file"
+expect_fail "malformed conf" "malformed.conf:1:" --assoc "$D/ok-assoc.txt" --conf "$D/malformed.conf"
+
+# bad conf values: warned with file:line, defaults used, exit 0
+if "$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --conf "$D/bad-values.conf" >"$out" 2>"$err" &&
+   grep -qF "bad-values.conf:1: unknown PriorityFlags flag 'BOGUS'" "$err" &&
+   grep -qF "bad-values.conf:2: FairShareDampeningFactor 'zero'" "$err" &&
+   grep -qxF "  A|u|1|1.000000|0|0.000000|0.000000|1.000000|0.000000" "$out"
+then ok "bad conf values warn and keep going"; else bad "bad conf values warn and keep going"; fi
+
+# usage errors: exit 2
+"$MFPRIO" fairshare >"$out" 2>"$err"; [ $? -eq 2 ] && ok "no --assoc" || bad "no --assoc"
+"$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --flags NOPE >"$out" 2>"$err"; [ $? -eq 2 ] && ok "bad --flags" || bad "bad --flags"
+"$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --damp 0 >"$out" 2>"$err"; [ $? -eq 2 ] && ok "bad --damp" || bad "bad --damp"
+"$MFPRIO" fairshare --help >"$out" 2>"$err" && grep -q -- "--assoc FILE" "$out" && ok "--help" || bad "--help"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The Check suites of the core, one per module; check_main runs them all. */
+#ifndef MFPRIO_TEST_SUITES_H
+#define MFPRIO_TEST_SUITES_H
+
+#include <check.h>
+
+#include "assoc_tree.h"
+
+Suite *make_assoc_tree_suite(void);
+Suite *make_shares_norm_suite(void);
+Suite *make_fairshare_classic_suite(void);
+Suite *make_depth_oblivious_suite(void);
+Suite *make_fair_tree_suite(void);
+Suite *make_decay_suite(void);
+
+/* A row of a test tree: an account (user NULL) or a user. */
+typedef struct {
+	const char *acct;
+	const char *user;
+	const char *parent;      /* accounts only; NULL means root */
+	uint32_t shares;
+	double usage;            /* users: raw usage; accounts: own usage */
+} tt_row_t;
+
+/* Build, finalize and sum a tree from ROWS (ending with acct == NULL);
+ * fails the test on any error. */
+mf_tree_t *tt_build(const tt_row_t *rows);
+
+/* The association (acct, user) of TREE, failing the test if absent. */
+mf_assoc_t *tt_get(mf_tree_t *tree, const char *acct, const char *user);
+
+#endif
