@@ -30,6 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "mf_error.h"
 
 /* Positions of Slurm's fixed TRES. */
@@ -87,12 +89,13 @@ int mf_tres_weights_parse(const mf_tres_set_t *set, const char *s,
 
 /*
  * Parse a count list "TYPE[/NAME]=N[unit],..." (scontrol's TRES= field)
- * into COUNTS (set->cnt values, zeroed first), adding unknown TRES to SET
- * when ADD is true (COUNTS must then have room for MAX entries: a TRES that
- * would go beyond MAX is an error).  Returns 0, or -1 with errp naming the
- * bad entry.
+ * into COUNTS (set->cnt values, zeroed first).  A TRES not in SET is
+ * skipped and its name appended to UNKNOWN (a GPtrArray of g_malloc'd
+ * strings) when UNKNOWN is not NULL, else it is an error.  Returns 0, or
+ * -1 with errp naming the bad entry (no '=', not a count, unknown unit).
  */
-int mf_tres_counts_parse(mf_tres_set_t *set, const char *s, bool add,
-			 uint64_t *counts, uint32_t max, mf_error_t *errp);
+int mf_tres_counts_parse(const mf_tres_set_t *set, const char *s,
+			 uint64_t *counts, GPtrArray *unknown,
+			 mf_error_t *errp);
 
 #endif
