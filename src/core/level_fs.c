@@ -78,6 +78,6 @@ void mf_fair_tree(mf_tree_t *tree)
 	r.rank = r.next = r.users;
 	mf_usage_norm(tree);
 	tree->root->level_fs = MF_LEVEL_FS_UNSET;
-	tree->root->usage_efctv = 0.0L;
+	tree->root->usage_efctv = 1.0L;
 	_rank_level(tree->root->fs_children, &r, false);
 }

@@ -14,8 +14,8 @@ static void _walk(mf_tree_t *tree, _efctv_fn fn);
 /* Cases common to both algorithms; true when A is done. */
 static bool _takes_parent(mf_assoc_t *a)
 {
-	if (!a->fs_parent) {                     /* root */
-		a->usage_efctv = 0.0L;
+	if (!a->fs_parent) {                     /* root: Slurm sets 1 */
+		a->usage_efctv = 1.0L;
 		return true;
 	}
 	if (!a->fs_parent->fs_parent) {          /* fair-share child of root */

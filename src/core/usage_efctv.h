@@ -19,7 +19,8 @@
  *
  * In both, a FairShare=parent association takes its fair-share parent's UE.
  * The functions walk top-down; usage_norm and shares_norm (product mode)
- * must already be set.  Root's UE is 0.  Cannot fail.
+ * must already be set.  Root's UE is 1 (the whole machine's usage, as
+ * Slurm sets it when the plugin starts).  Cannot fail.
  */
 #ifndef MFPRIO_USAGE_EFCTV_H
 #define MFPRIO_USAGE_EFCTV_H

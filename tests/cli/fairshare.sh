@@ -43,8 +43,8 @@ expect_row "classic user2" "   lab|bob|1|0.050000|250|0.250000|0.275000|0.022097
 # S .35, F .749154, LevelFS empty
 expect_row "classic parent user" "   inorganic|frank|parent|0.350000|0|0.000000|0.145833|0.749154|" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE
-# root row: no RawShares, NormUsage empty
-expect_row "classic root" "root|||1.000000|1000||0.000000|1.000000|0.000000" \
+# root row: no RawShares, NormUsage empty, UE 1 (Slurm sets it), F 2^-1
+expect_row "classic root" "root|||1.000000|1000||1.000000|0.500000|0.000000" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE
 # damp 2: user 2 2^(-5.5/2) = 0.148651
 expect_row "damp 2" "   lab|bob|1|0.050000|250|0.250000|0.275000|0.148651|0.000000" \
@@ -64,7 +64,7 @@ expect_row "fair tree account" " chem||60|0.600000|250|0.250000|0.250000||2.4000
 expect_row "fair tree dave" "   organic|dave|1|1.000000|250|0.250000|1.000000|0.714286|1.000000" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
 # root's row under Fair Tree: NormShares 0, no FairShare, no LevelFS
-expect_row "fair tree root" "root|||0.000000|1000||0.000000||" \
+expect_row "fair tree root" "root|||0.000000|1000||1.000000||" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
 
 # bad input: file and line named, exit 1

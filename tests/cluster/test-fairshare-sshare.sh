@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-fairshare-sshare.sh: `mfprio fairshare` against reality.
+#
+# On a real cluster running UPSTREAM's priority/multifactor plugin, with
+# real jobs giving real usage, dump the associations and usage as an admin
+# would (sacctmgr, sshare), and check that `mfprio fairshare` on the dump
+# prints what the live `sshare -a -l -P` prints, under Fair Tree, classic
+# (NO_FAIR_TREE), classic with FairShareDampeningFactor=2, and
+# DEPTH_OBLIVIOUS.  Factors must agree to 1e-6, RawUsage to 1 (it is
+# printed truncated, and account usage is summed from truncated rows).
+#
+# The jobs run under a QOS with UsageFactor=1000000 so that usage is large
+# and sshare's whole-number RawUsage loses nothing at six decimals.
+#
+# Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${MFPRIO:?set MFPRIO to the mfprio binary}"
+DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+export SLURM_CONF=$DIR/etc/slurm.conf
+out=$(mktemp -d /tmp/mfprio-fs-XXXXXX)
+pass=0 fail=0
+cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS
+
+say() { printf 'test-fairshare-sshare: %s\n' "$*"; }
+
+# Only one test drives the shared cluster at a time.
+exec 9>/tmp/mfprio-cluster.lock
+flock 9
+
+cleanup() {
+	unset MFPRIO_PLUGIN_DIR
+	"$here/cluster.sh" stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+unset MFPRIO_PLUGIN_DIR          # upstream's plugin: this checks the core
+export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
+"$here/cluster.sh" start || { echo "0 passed, 1 failed"; exit 1; }
+"$here/cluster.sh" accounts "$here/layout-basic.txt" || { echo "0 passed, 1 failed"; exit 1; }
+
+# A QOS that makes usage large, open to every user of the layout.
+users=$(awk '$1 == "user" { print $3 }' "$here/layout-basic.txt" | sort -u | paste -sd,)
+if sacctmgr -n -P show qos format=Name | grep -qx fsbig; then
+	sacctmgr -i modify qos fsbig set UsageFactor=1000000 >/dev/null
+else
+	sacctmgr -i add qos fsbig UsageFactor=1000000 >/dev/null
+fi
+sacctmgr -i modify user where name="$users" set qos+=fsbig >/dev/null
+SBATCH_QOS=fsbig "$here/run-jobs.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+# wait_tick T: wait until the plugin's decay thread has run after time T.
+wait_tick() {
+	local stamp=$DIR/state/priority_last_decay_ran end=$((SECONDS + 150))
+	until [[ -e $stamp ]] && (($(stat -c %Y "$stamp") > $1)); do
+		((SECONDS < end)) || { say "no decay tick after $1"; return 1; }
+		sleep 1
+	done
+	sleep 2
+}
+
+# compare NAME LIVE OURS: field by field
+compare() {
+	awk -F'|' -v name="$1" '
+	function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+	function abs(x) { return x < 0 ? -x : x }
+	NR == FNR { live[FNR] = $0; n = FNR; next }
+	{
+		m = FNR
+		split(live[FNR], a, "|"); k = split($0, b, "|")
+		for (i = 1; i <= k; i++) {
+			if (a[i] == b[i]) continue
+			tol = (i == 5) ? 1 : 1.01e-6
+			if (isnum(a[i]) && isnum(b[i]) && abs(a[i] - b[i]) <= tol) {
+				if (i != 5 && abs(a[i] - b[i]) > maxd) maxd = abs(a[i] - b[i])
+				continue
+			}
+			printf "%s: line %d field %d: sshare \"%s\", mfprio \"%s\"\n",
+				name, FNR, i, a[i], b[i]
+			bad++
+		}
+	}
+	END {
+		if (m != n) { printf "%s: sshare %d lines, mfprio %d\n", name, n, m; bad++ }
+		printf "%s: %d lines, largest factor difference %g\n", name, n, maxd
+		exit bad > 0
+	}' "$2" "$3"
+}
+
+cases=(
+	"fair_tree|"
+	"classic|PriorityFlags=NO_FAIR_TREE"
+	"classic_damp2|PriorityFlags=NO_FAIR_TREE
+FairShareDampeningFactor=2"
+	"depth_oblivious|PriorityFlags=DEPTH_OBLIVIOUS"
+)
+for c in "${cases[@]}"; do
+	name=${c%%|*}
+	extra=${c#*|}
+	{ cat "$here/priority-default.conf"; printf '%s\n' "$extra"; } >"$DIR/etc/priority.conf"
+	t=$(date +%s)
+	if ! "$here/cluster.sh" restart-ctld >"$out/$name.restart" 2>&1 || ! wait_tick "$t"; then
+		say "$name: slurmctld did not come back"; tail "$out/$name.restart"
+		fail=$((fail + 1)); continue
+	fi
+	# Classic and DEPTH_OBLIVIOUS compute accounts in the decay tick and
+	# users on demand (an sshare), each from its siblings' usage_norm as
+	# last computed: right after a restart some are still unset.  So:
+	# one sshare (every user's usage_norm set), one more full tick
+	# (accounts from settled siblings, users marked for recomputing),
+	# and only then read.
+	sshare -a -l -P -o "$cols" >/dev/null
+	t=$(date +%s)
+	wait_tick "$t" || { fail=$((fail + 1)); continue; }
+	sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare >"$out/$name.assoc"
+	sshare -a -P -n -o Account,User,RawUsage >"$out/$name.usage"
+	sshare -a -l -P -o "$cols" >"$out/$name.live"
+	sshare -a -P -n -o Account,User,RawUsage | cmp -s - "$out/$name.usage" || {
+		say "$name: usage changed while dumping (a decay tick); retrying once"
+		sleep 3
+		sshare -a -P -n -o Account,User,RawUsage >"$out/$name.usage"
+		sshare -a -l -P -o "$cols" >"$out/$name.live"
+	}
+	if ! "$MFPRIO" fairshare --assoc "$out/$name.assoc" --usage "$out/$name.usage" \
+		--conf "$SLURM_CONF" >"$out/$name.mfprio" 2>"$out/$name.err"; then
+		say "$name: mfprio failed: $(cat "$out/$name.err")"
+		fail=$((fail + 1)); continue
+	fi
+	if compare "$name" "$out/$name.live" "$out/$name.mfprio"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		say "$name: live:"; cat "$out/$name.live"
+		say "$name: mfprio:"; cat "$out/$name.mfprio"
+	fi
+done
+
+# back to the default settings for whoever uses the cluster next
+cp "$here/priority-default.conf" "$DIR/etc/priority.conf"
+say "dumps kept in $out"
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
