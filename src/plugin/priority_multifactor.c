@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * priority_multifactor: the entry points slurmctld (and the sshare client)
+ * look up in a priority/multifactor plugin.  Thin: configuration here, the
+ * decay thread and usage in mfp_decay.c, job priorities and sprio in
+ * mfp_jobs.c, fair-share through mfp_tree.c into the core.
+ */
+#include <math.h>
+
+#include "mfp_internal.h"
+#include "mfp_tree.h"
+
+#include "src/core/decay.h"
+#include "src/core/fs_factor.h"
+
+/* The symbols slurmctld and sshare look up (the only ones exported). */
+extern const char plugin_name[];
+extern const char plugin_type[];
+extern const uint32_t plugin_version;
+int init(void);
+int fini(void);
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
+void priority_p_reconfig(bool assoc_clear);
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+double priority_p_calc_fs_factor(long double usage_efctv,
+				 long double shares_norm);
+List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid);
+void priority_p_job_end(job_record_t *job_ptr);
+
+const char plugin_name[] = "mfprio multifactor priority plugin";
+const char plugin_type[] = "priority/multifactor";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+mfp_conf_t mfp_conf = {
+	.fs = { .algo = MF_FS_FAIR_TREE, .damp = 1 },
+	.decay_factor = 1.0,
+	.calc_fairshare = true,
+};
+pthread_mutex_t mfp_conf_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static bool _controller;          /* loaded by slurmctld */
+static bool _thread_started;
+
+static uint32_t _mf_flags(uint32_t slurm_flags);
+static mf_tres_set_t *_tres_set(void);
+
+/* Slurm's PRIORITY_FLAGS_* as the core's MF_FLAG_*. */
+static uint32_t _mf_flags(uint32_t f)
+{
+	uint32_t m = 0;
+
+	if (f & PRIORITY_FLAGS_ACCRUE_ALWAYS)
+		m |= MF_FLAG_ACCRUE_ALWAYS;
+	if (f & PRIORITY_FLAGS_CALCULATE_RUNNING)
+		m |= MF_FLAG_CALCULATE_RUNNING;
+	if (f & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
+		m |= MF_FLAG_DEPTH_OBLIVIOUS;
+	if (!(f & PRIORITY_FLAGS_FAIR_TREE) &&
+	    !(f & PRIORITY_FLAGS_DEPTH_OBLIVIOUS))
+		m |= MF_FLAG_NO_FAIR_TREE;
+	if (f & PRIORITY_FLAGS_INCR_ONLY)
+		m |= MF_FLAG_INCR_ONLY;
+	if (f & PRIORITY_FLAGS_MAX_TRES)
+		m |= MF_FLAG_MAX_TRES;
+	if (f & PRIORITY_FLAGS_NO_NORMAL_ASSOC)
+		m |= MF_FLAG_NO_NORMAL_ASSOC;
+	if (f & PRIORITY_FLAGS_NO_NORMAL_PART)
+		m |= MF_FLAG_NO_NORMAL_PART;
+	if (f & PRIORITY_FLAGS_NO_NORMAL_QOS)
+		m |= MF_FLAG_NO_NORMAL_QOS;
+	if (f & PRIORITY_FLAGS_NO_NORMAL_TRES)
+		m |= MF_FLAG_NO_NORMAL_TRES;
+	if (f & PRIORITY_FLAGS_SIZE_RELATIVE)
+		m |= MF_FLAG_SMALL_RELATIVE_TO_TIME;
+	return m;
+}
+
+/* slurmctld's TRES, positions as in its arrays. */
+static mf_tres_set_t *_tres_set(void)
+{
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+	mf_tres_set_t *set = mf_tres_set_create();
+	mf_error_t tres_err;
+
+	assoc_mgr_lock(&locks);
+	for (uint32_t i = MF_TRES_FIXED_CNT; i < g_tres_count; i++) {
+		const char *name = assoc_mgr_tres_name_array ?
+			assoc_mgr_tres_name_array[i] : NULL;
+
+		if (mf_tres_add(set, name ? name : "unknown", &tres_err) !=
+		    (int) i)
+			error("mfprio: TRES %u (%s) out of place: %s", i,
+			      name ? name : "?", tres_err.text);
+	}
+	assoc_mgr_unlock(&locks);
+	return set;
+}
+
+void mfp_conf_load(void)
+{
+	mfp_conf_t *c = &mfp_conf;
+	uint32_t f = slurm_conf.priority_flags;
+
+	c->slurm_flags = f;
+	c->mf_flags = _mf_flags(f);
+	c->fs.algo = mf_priority_flags_algo(c->mf_flags);
+	/* 22.05 turns Fair Tree off by clearing its bit */
+	if (!(f & PRIORITY_FLAGS_FAIR_TREE) && c->fs.algo == MF_FS_FAIR_TREE)
+		c->fs.algo = MF_FS_CLASSIC;
+	c->fs.damp = slurm_conf.fs_dampening_factor ?
+		slurm_conf.fs_dampening_factor : 1;
+
+	c->weight_age = slurm_conf.priority_weight_age;
+	c->weight_assoc = slurm_conf.priority_weight_assoc;
+	c->weight_fs = slurm_conf.priority_weight_fs;
+	c->weight_js = slurm_conf.priority_weight_js;
+	c->weight_part = slurm_conf.priority_weight_part;
+	c->weight_qos = slurm_conf.priority_weight_qos;
+	c->max_age = slurm_conf.priority_max_age;
+	c->favor_small = slurm_conf.priority_favor_small;
+
+	mf_tres_set_free(c->tres);
+	c->tres = _tres_set();
+	xfree(c->weight_tres);
+	c->weight_tres = slurm_get_tres_weight_array(
+		slurm_conf.priority_weight_tres, (int) c->tres->cnt, true);
+
+	c->half_life = slurm_conf.priority_decay_hl;
+	c->decay_factor = mf_decay_factor(c->half_life);
+	c->calc_period = slurm_conf.priority_calc_period;
+	c->reset_period = slurm_conf.priority_reset_period;
+
+	if (!c->calc_fairshare) {
+		c->weight_age = 0;
+		c->weight_fs = 0;
+	}
+	log_flag(PRIO, "mfprio: fair-share %s, damp %u, weights age %u assoc "
+		 "%u fs %u js %u part %u qos %u, max age %u, half-life %u s, "
+		 "period %u s, flags 0x%x", mf_fs_algo_name(c->fs.algo),
+		 c->fs.damp, c->weight_age, c->weight_assoc, c->weight_fs,
+		 c->weight_js, c->weight_part, c->weight_qos, c->max_age,
+		 c->half_life, c->calc_period, f);
+}
+
+int init(void)
+{
+	if (!mfp_in_controller()) {
+		/* a client (sshare): only the fs factor formula is used */
+		mfp_conf.fs.damp = slurm_conf.fs_dampening_factor ?
+			slurm_conf.fs_dampening_factor : 1;
+		_controller = false;
+		return SLURM_SUCCESS;
+	}
+	_controller = true;
+
+	slurm_mutex_lock(&mfp_conf_mutex);
+	mfp_conf.calc_fairshare = true;
+	if (!slurm_with_slurmdbd()) {
+		if (slurm_conf.priority_weight_age)
+			error("mfprio: PriorityWeightAge needs SlurmDBD; "
+			      "ignoring it");
+		if (slurm_conf.priority_weight_fs)
+			error("mfprio: PriorityWeightFairshare needs SlurmDBD; "
+			      "ignoring it");
+		mfp_conf.calc_fairshare = false;
+	} else if (!assoc_mgr_root_assoc) {
+		error("mfprio: no association data from the database: "
+		      "fair-share is off until slurmctld restarts with it");
+		mfp_conf.calc_fairshare = false;
+	}
+	mfp_conf_load();
+	slurm_mutex_unlock(&mfp_conf_mutex);
+
+	if (mfp_conf.calc_fairshare) {
+		assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+
+		/* Slurm shows root's effective usage as 1 */
+		assoc_mgr_lock(&locks);
+		assoc_mgr_root_assoc->usage->usage_efctv = 1.0L;
+		assoc_mgr_unlock(&locks);
+		mfp_decay_start();
+		_thread_started = true;
+	} else {
+		slurmctld_lock_t job_write_lock = {
+			.job = WRITE_LOCK, .node = READ_LOCK,
+			.part = READ_LOCK };
+		time_t now = time(NULL);
+
+		/* priorities for sprio right away, there is no thread */
+		lock_slurmctld(job_write_lock);
+		if (job_list)
+			list_for_each(job_list, mfp_job_reprioritize, &now);
+		unlock_slurmctld(job_write_lock);
+	}
+	site_factor_plugin_init();
+	info("mfprio: priority/multifactor loaded (mfprio %s, fair-share %s)",
+	     MFPRIO_VERSION, mf_fs_algo_name(mfp_conf.fs.algo));
+	return SLURM_SUCCESS;
+}
+
+int fini(void)
+{
+	if (!_controller)
+		return SLURM_SUCCESS;
+	if (_thread_started) {
+		mfp_decay_stop();
+		_thread_started = false;
+	}
+	site_factor_plugin_fini();
+	slurm_mutex_lock(&mfp_conf_mutex);
+	xfree(mfp_conf.weight_tres);
+	mf_tres_set_free(mfp_conf.tres);
+	mfp_conf.tres = NULL;
+	slurm_mutex_unlock(&mfp_conf_mutex);
+	debug("mfprio: priority/multifactor unloaded");
+	return SLURM_SUCCESS;
+}
+
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	uint32_t prio;
+
+	/* first, so that a new site factor is part of the sum */
+	site_factor_g_set(job_ptr);
+	prio = mfp_job_priority(job_ptr, time(NULL));
+	debug2("mfprio: %pJ priority %u", job_ptr, prio);
+	return prio;
+}
+
+void priority_p_reconfig(bool assoc_clear)
+{
+	mf_fs_algo_t old_algo;
+
+	if (!_controller)
+		return;
+	slurm_mutex_lock(&mfp_conf_mutex);
+	old_algo = mfp_conf.fs.algo;
+	mfp_conf_load();
+	slurm_mutex_unlock(&mfp_conf_mutex);
+	if (old_algo != mfp_conf.fs.algo)
+		info("mfprio: fair-share algorithm %s -> %s",
+		     mf_fs_algo_name(old_algo),
+		     mf_fs_algo_name(mfp_conf.fs.algo));
+	mfp_decay_reconfig();
+	/* slurmctld re-added whole time limits to grp_used_tres_run_secs */
+	if (assoc_clear)
+		mfp_init_grp_used_tres_run_secs(mfp_last_ran());
+	if (mfp_conf.calc_fairshare)
+		mfp_fairshare_recompute();
+	site_factor_g_reconfig();
+	debug2("mfprio: reconfigured");
+}
+
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc)
+		return;
+	mfp_tree_set_one(assoc, mfp_conf.fs.algo);
+}
+
+double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm)
+{
+	/* Slurm marks an effective usage not computed yet with NO_VAL */
+	if (fuzzy_equal(usage_efctv, NO_VAL))
+		return 0.0;
+	return mf_fs_factor(usage_efctv, shares_norm, mfp_conf.fs.damp);
+}
+
+double priority_p_calc_fs_factor(long double usage_efctv,
+				 long double shares_norm)
+{
+	return mfp_calc_fs_factor(usage_efctv, shares_norm);
+}
+
+List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	if (!_controller || !req_msg)
+		return NULL;
+	return mfp_factors_list(req_msg, uid);
+}
+
+void priority_p_job_end(job_record_t *job_ptr)
+{
+	if (!_controller || !job_ptr)
+		return;
+	log_flag(PRIO, "mfprio: %pJ ended", job_ptr);
+	mfp_charge_job_end(job_ptr);
+}
