@@ -12,6 +12,7 @@
 #define MF_EXIT_USAGE 2
 
 int cmd_fairshare(int argc, char **argv);
+int cmd_priority(int argc, char **argv);
 
 /* Print "mfprio: " and the message to stderr. */
 void mf_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

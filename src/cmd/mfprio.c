@@ -18,6 +18,8 @@ typedef struct {
 static const _subcommand_t _subcommands[] = {
 	{ "fairshare", cmd_fairshare,
 	  "fair-share of a cluster snapshot, as sshare -a -l -P prints it" },
+	{ "priority", cmd_priority,
+	  "pending jobs' priorities, as sprio -l prints them; --explain JOBID" },
 };
 
 static void _usage(FILE *out)

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jobs_input: the inputs of `mfprio priority` that an administrator dumps
+ * from a running cluster.
+ *
+ *   jobs file:   scontrol -o show job      (one job per line)
+ *   QOS file:    sacctmgr -P -n show qos format=Name,Priority
+ *   assoc priority file (optional):
+ *                sacctmgr -P -n show assoc format=Account,User,Priority
+ *
+ * A job line is a list of Key=Value words.  A word without '=' continues
+ * the previous value (JobName=my job); the first occurrence of a key wins.
+ * The keys read: JobId, UserId, Account, QOS, Priority, Nice, JobState,
+ * Reason, Dependency, TimeLimit, SubmitTime, EligibleTime, AccrueTime,
+ * Partition, NumNodes, NumCPUs, TRES, and SiteFactor (not printed by
+ * scontrol; may be added by hand for a what-if, default 0).  Times are
+ * scontrol's local "YYYY-MM-DDTHH:MM:SS" (read in the local time zone, as
+ * scontrol wrote them: run mfprio with the same TZ) or a number of seconds
+ * since the epoch; "Unknown", "None" and "N/A" are 0.  Blank lines and
+ * lines starting with '#' are skipped.
+ *
+ * Every error names FILE:LINE and the field.
+ */
+#ifndef MFPRIO_JOBS_INPUT_H
+#define MFPRIO_JOBS_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "mf_error.h"
+
+typedef struct {
+	uint32_t job_id;
+	char *job_id_str;        /* as written (array jobs: 12_3 in
+				  * ArrayJobId/ArrayTaskId, JobId still
+				  * numeric) */
+	char *user;              /* UserId=NAME(UID) -> NAME */
+	uint32_t uid;
+	char *account;
+	char *qos;               /* NULL if "(null)" */
+	uint32_t priority;       /* 0: held */
+	int64_t nice;
+	int64_t site_factor;
+	char *state;             /* JobState, e.g. PENDING */
+	char *reason;
+	bool dependent;          /* Dependency set and not "(null)" */
+	uint32_t time_limit;     /* minutes; 0xffffffff UNLIMITED;
+				  * 0xfffffffe Partition_Limit */
+	time_t submit_time;
+	time_t eligible_time;
+	time_t accrue_time;
+	bool has_accrue_time;    /* the line had AccrueTime= */
+	char **partitions;       /* Partition= split at ',' (NULL-ended) */
+	uint32_t min_nodes;
+	uint32_t min_cpus;
+	uint32_t max_cpus;       /* 0: no range given */
+	char *tres;              /* TRES= as written, or NULL */
+	char *file;
+	int line;
+} mf_job_line_t;
+
+/*
+ * Read the jobs file PATH.  Returns a new array of mf_job_line_t* (free
+ * with g_ptr_array_unref), or NULL with errp naming FILE:LINE and the
+ * field for a line with no JobId, a field that is not a number or a time,
+ * a UserId without a name, or a job listed twice.
+ */
+GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp);
+
+/* Parse one job line TEXT (for tests); FILE and LINE are for messages. */
+mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
+				 int line, mf_error_t *errp);
+
+void mf_job_line_free(mf_job_line_t *job);
+
+/*
+ * Read the QOS file PATH into a new table name -> priority
+ * (GUINT_TO_POINTER); free with g_hash_table_unref.  Returns NULL with errp
+ * naming FILE:LINE for a line that is not NAME|PRIORITY[|...], a priority
+ * that is not a whole number, or a QOS listed twice.  An empty priority is
+ * 0.
+ */
+GHashTable *mf_qos_load(const char *path, mf_error_t *errp);
+
+/*
+ * Read the association priority file PATH into a new table
+ * "ACCOUNT\nUSER" -> priority (GUINT_TO_POINTER; user "" for accounts).
+ * An empty priority is 0 (unset).  Returns NULL with errp naming FILE:LINE
+ * on a malformed line.
+ */
+GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp);
+
+/* Parse scontrol's time TEXT ("Unknown" etc. give 0).  Returns 0 or -1. */
+int mf_parse_slurm_time(const char *text, time_t *out);
+
+#endif

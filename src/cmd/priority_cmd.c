@@ -1,0 +1,868 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mfprio priority: the priorities of a cluster's pending jobs, from the
+ * dumps an administrator can take anywhere, printed as `sprio -l` prints
+ * them; or, with --explain, why one job ranks where it does.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "age_factor.h"
+#include "fairshare.h"
+#include "jobs_input.h"
+#include "job_fs_factor.h"
+#include "priority.h"
+#include "priority_conf.h"
+#include "priority_flags.h"
+#include "slurm_conf.h"
+#include "snapshot.h"
+
+static const char _usage[] =
+"Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
+"                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
+"                       [--now EPOCH] [-P] [-n] [--explain JOBID]\n"
+"\n"
+"Compute the priority of every pending job and print it as `sprio -l`\n"
+"does (weighted factors), or explain one job's priority and rank.\n"
+"\n"
+"  --conf FILE        slurm.conf (Priority*, PartitionName, NodeName, ...)\n"
+"  --jobs FILE        scontrol -o show job\n"
+"  --qos FILE         sacctmgr -P -n show qos format=Name,Priority\n"
+"  --assoc FILE       sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
+"  --usage FILE       sshare -a -P -n -o Account,User,RawUsage\n"
+"  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n"
+"  --now EPOCH        the time to compute at (default: now)\n"
+"  -P, --parsable     '|'-separated fields, no padding\n"
+"  -n, --noheader     no header line\n"
+"  --explain JOBID    every factor of JOBID with its inputs and weight, and\n"
+"                     the jobs ranked just above and below it\n"
+"  -h, --help         this text\n";
+
+enum {
+	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
+	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN,
+};
+
+/* One job, its inputs for the core and its rows (one per partition). */
+typedef struct {
+	mf_job_line_t *line;
+	mf_prio_job_t job;
+	const mf_part_t **parts;     /* tier order */
+	uint64_t *tres_cnt;
+	const char *fs_note;         /* why its fair-share is what it is */
+	mf_prio_result_t base;
+} _job_t;
+
+typedef struct {
+	_job_t *job;
+	mf_prio_result_t r;
+	double sprio_priority;       /* what sprio's PRIORITY column shows */
+} _row_t;
+
+typedef struct {
+	const char *conf, *jobs, *qos, *assoc, *usage, *assoc_prio;
+	const char *explain;
+	bool parsable, noheader;
+	time_t now;
+} _opts_t;
+
+typedef struct {
+	mf_prio_conf_t *pc;
+	mf_prio_config_t cfg;
+	mf_fs_config_t fs_cfg;
+	GHashTable *qos;             /* name -> priority */
+	GHashTable *assoc_prio;      /* "acct\nuser" -> priority */
+	mf_tree_t *tree;
+	GPtrArray *lines;            /* mf_job_line_t* */
+	GPtrArray *jobs;             /* _job_t* */
+	GPtrArray *rows;             /* _row_t* */
+	bool clamp_warned;
+} _ctx_t;
+
+static void _warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void _warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mfprio: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void _job_free(gpointer p)
+{
+	_job_t *j = p;
+
+	g_free(j->parts);
+	g_free(j->tres_cnt);
+	mf_prio_result_clear(&j->base);
+	g_free(j);
+}
+
+static void _row_free(gpointer p)
+{
+	_row_t *row = p;
+
+	mf_prio_result_clear(&row->r);
+	g_free(row);
+}
+
+static void _ctx_clear(_ctx_t *c)
+{
+	if (c->rows)
+		g_ptr_array_unref(c->rows);
+	if (c->jobs)
+		g_ptr_array_unref(c->jobs);
+	if (c->lines)
+		g_ptr_array_unref(c->lines);
+	if (c->qos)
+		g_hash_table_unref(c->qos);
+	if (c->assoc_prio)
+		g_hash_table_unref(c->assoc_prio);
+	mf_tree_destroy(c->tree);
+	mf_prio_conf_free(c->pc);
+}
+
+/* Read every input.  Returns an exit status (MF_EXIT_OK to go on). */
+static int _load(_ctx_t *c, const _opts_t *o)
+{
+	mf_error_t e;
+	mf_conf_t *conf = mf_conf_load(o->conf, &e);
+
+	if (!conf) {
+		mf_cmd_error("%s", e.text);
+		return MF_EXIT_INPUT;
+	}
+	c->pc = mf_prio_conf_read(conf, &e);
+	mf_conf_free(conf);
+	if (!c->pc) {
+		mf_cmd_error("%s", e.text);
+		return MF_EXIT_INPUT;
+	}
+	for (guint i = 0; i < c->pc->warnings->len; i++)
+		_warn("%s", (char *)c->pc->warnings->pdata[i]);
+	if (!c->pc->parts->len) {
+		mf_cmd_error("%s: no PartitionName line: jobs have nowhere to "
+			     "run", o->conf);
+		return MF_EXIT_INPUT;
+	}
+	mf_prio_conf_to_config(c->pc, &c->cfg);
+	c->fs_cfg.algo = mf_priority_flags_algo(c->pc->flags);
+	c->fs_cfg.damp = c->pc->fs_damp;
+
+	if (!(c->lines = mf_jobs_load(o->jobs, &e))) {
+		mf_cmd_error("%s", e.text);
+		return MF_EXIT_INPUT;
+	}
+	if (o->qos) {
+		GHashTableIter it;
+		gpointer k, v;
+
+		if (!(c->qos = mf_qos_load(o->qos, &e))) {
+			mf_cmd_error("%s", e.text);
+			return MF_EXIT_INPUT;
+		}
+		g_hash_table_iter_init(&it, c->qos);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			if (GPOINTER_TO_UINT(v) > c->cfg.qos_max_priority)
+				c->cfg.qos_max_priority = GPOINTER_TO_UINT(v);
+	} else if (c->cfg.weight_qos) {
+		_warn("PriorityWeightQOS is %u but no --qos file: every QOS "
+		      "factor is 0", c->cfg.weight_qos);
+	}
+	if (o->assoc_prio) {
+		GHashTableIter it;
+		gpointer k, v;
+
+		if (!(c->assoc_prio = mf_assoc_prio_load(o->assoc_prio, &e))) {
+			mf_cmd_error("%s", e.text);
+			return MF_EXIT_INPUT;
+		}
+		g_hash_table_iter_init(&it, c->assoc_prio);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			guint p = GPOINTER_TO_UINT(v);
+
+			if (p != 0xffffffffU && p > c->cfg.assoc_max_priority)
+				c->cfg.assoc_max_priority = p;
+		}
+	} else if (c->cfg.weight_assoc) {
+		_warn("PriorityWeightAssoc is %u but no --assoc-prio file: "
+		      "every association factor is 0", c->cfg.weight_assoc);
+	}
+	if (o->assoc) {
+		if (!(c->tree = mf_snapshot_load(o->assoc, o->usage, &e))) {
+			mf_cmd_error("%s", e.text);
+			return MF_EXIT_INPUT;
+		}
+		mf_fairshare_compute(c->tree, &c->fs_cfg);
+	} else if (c->cfg.weight_fs) {
+		_warn("PriorityWeightFairshare is %u but no --assoc file: "
+		      "every fair-share factor is 0", c->cfg.weight_fs);
+	}
+	return MF_EXIT_OK;
+}
+
+/* sprio lists a job if this holds (pending, eligible, not held). */
+static bool _listed(const _ctx_t *c, const mf_job_line_t *l, time_t now)
+{
+	time_t use_time;
+
+	if (!(c->pc->flags & MF_FLAG_CALCULATE_RUNNING) &&
+	    strcmp(l->state, "PENDING"))
+		return false;
+	if (!strcmp(l->state, "REVOKED"))
+		return false;
+	use_time = (c->pc->flags & MF_FLAG_ACCRUE_ALWAYS) ? l->submit_time
+							   : l->eligible_time;
+	if (!use_time || use_time > now)
+		return false;
+	return l->priority != 0;
+}
+
+/* Fill J's core inputs from its line.  Returns an exit status. */
+static int _build_job(_ctx_t *c, _job_t *j, time_t now)
+{
+	mf_job_line_t *l = j->line;
+	mf_prio_job_t *pj = &j->job;
+	guint nparts = g_strv_length(l->partitions);
+	GPtrArray *unknown = g_ptr_array_new_with_free_func(g_free);
+	mf_error_t e;
+
+	pj->job_id = l->job_id;
+	pj->priority = l->priority;
+	pj->submit_time = l->submit_time;
+	pj->begin_time = l->eligible_time;
+	if (l->has_accrue_time)
+		pj->accrue_time = l->accrue_time;
+	else
+		pj->accrue_time = mf_job_accrue_time(c->pc->flags,
+						     l->submit_time,
+						     l->eligible_time,
+						     l->priority == 0,
+						     l->dependent, false, now);
+	if ((c->pc->flags & MF_FLAG_ACCRUE_ALWAYS) && !pj->accrue_time)
+		pj->accrue_time = l->submit_time;
+	pj->min_nodes = l->min_nodes;
+	pj->cpu_cnt = l->max_cpus ? l->max_cpus : l->min_cpus;
+	pj->time_limit = l->time_limit;
+	pj->nice = l->nice;
+	pj->site_factor = l->site_factor;
+
+	if (!nparts) {
+		const mf_conf_part_t *d = mf_prio_conf_default_part(c->pc);
+
+		if (!d) {
+			mf_cmd_error("%s:%d: job %u has no partition and the "
+				     "configuration has no Default=YES one",
+				     l->file, l->line, l->job_id);
+			g_ptr_array_unref(unknown);
+			return MF_EXIT_INPUT;
+		}
+		j->parts = g_new0(const mf_part_t *, 1);
+		j->parts[0] = &d->part;
+		nparts = 1;
+	} else {
+		j->parts = g_new0(const mf_part_t *, nparts);
+		for (guint i = 0; i < nparts; i++) {
+			const mf_conf_part_t *p =
+				mf_prio_conf_find_part(c->pc, l->partitions[i]);
+
+			if (!p) {
+				mf_cmd_error("%s:%d: job %u: partition '%s' is "
+					     "not in the configuration",
+					     l->file, l->line, l->job_id,
+					     l->partitions[i]);
+				g_ptr_array_unref(unknown);
+				return MF_EXIT_INPUT;
+			}
+			j->parts[i] = &p->part;
+		}
+		mf_parts_sort_by_tier(j->parts, nparts);
+	}
+	pj->part = j->parts[0];
+	if (nparts > 1) {
+		pj->parts = j->parts;
+		pj->part_cnt = nparts;
+	}
+
+	if (l->qos && c->qos) {
+		gpointer v;
+
+		if (!g_hash_table_lookup_extended(c->qos, l->qos, NULL, &v)) {
+			mf_cmd_error("%s:%d: job %u: QOS '%s' is not in the "
+				     "QOS file", l->file, l->line, l->job_id,
+				     l->qos);
+			g_ptr_array_unref(unknown);
+			return MF_EXIT_INPUT;
+		}
+		pj->has_qos = true;
+		pj->qos_priority = GPOINTER_TO_UINT(v);
+	}
+	if (c->assoc_prio) {
+		char *key = g_strdup_printf("%s\n%s", l->account, l->user);
+		gpointer v;
+
+		if (g_hash_table_lookup_extended(c->assoc_prio, key, NULL,
+						 &v)) {
+			pj->has_assoc = true;
+			pj->assoc_priority = GPOINTER_TO_UINT(v);
+		}
+		g_free(key);
+	}
+	j->fs_note = "no association data";
+	if (c->tree) {
+		const mf_assoc_t *a = mf_tree_find_user(c->tree, l->account,
+							l->user);
+
+		if (!a) {
+			_warn("%s:%d: job %u: no association for user %s in "
+			      "account %s: fair-share factor 0", l->file,
+			      l->line, l->job_id, l->user, l->account);
+			j->fs_note = "no association";
+		} else {
+			pj->has_assoc = true;
+			j->fs_note = mf_fs_algo_name(c->fs_cfg.algo);
+		}
+		pj->fs_factor = mf_job_fs_factor(a, c->fs_cfg.algo,
+						 c->fs_cfg.damp);
+	}
+
+	j->tres_cnt = g_new0(uint64_t, c->pc->tres->cnt);
+	if (mf_tres_counts_parse(c->pc->tres, l->tres, j->tres_cnt, unknown,
+				 &e)) {
+		mf_cmd_error("%s:%d: job %u: %s", l->file, l->line, l->job_id,
+			     e.text);
+		g_ptr_array_unref(unknown);
+		return MF_EXIT_INPUT;
+	}
+	for (guint i = 0; i < unknown->len; i++)
+		_warn("%s:%d: job %u: TRES '%s' is not tracked by the "
+		      "configuration (AccountingStorageTRES); ignored",
+		      l->file, l->line, l->job_id,
+		      (char *)unknown->pdata[i]);
+	g_ptr_array_unref(unknown);
+	pj->tres_cnt = j->tres_cnt;
+	return MF_EXIT_OK;
+}
+
+/* sprio's PRIORITY column: its own sum of the weighted figures, at least
+ * 1, not capped at 32 bits. */
+static double _sprio_sum(const mf_prio_result_t *r)
+{
+	double p;
+
+	if (r->direct)
+		return r->sum;
+	p = r->w_age + r->w_assoc + r->w_fs + r->w_js + r->w_part + r->w_qos +
+	    (double)r->site - (double)r->nice;
+	for (uint32_t i = 0; i < r->tres_cnt; i++)
+		if (r->w_tres[i])
+			p += r->w_tres[i];
+	if (isnan(p) || p < 1)
+		p = 1;
+	return p;
+}
+
+static void _add_row(_ctx_t *c, _job_t *j, const mf_prio_result_t *r)
+{
+	_row_t *row = g_new0(_row_t, 1);
+
+	row->job = j;
+	mf_prio_result_init(&row->r, r->tres_cnt);
+	mf_prio_result_copy(&row->r, r);
+	row->sprio_priority = _sprio_sum(r);
+	if (r->clamped && !c->clamp_warned) {
+		_warn("job %u: priority %.0f is above 4294967295 and is "
+		      "clamped to it (Slurm does the same and logs it; sprio "
+		      "shows the unclamped sum); lower the weights",
+		      j->job.job_id, r->sum);
+		c->clamp_warned = true;
+	}
+	g_ptr_array_add(c->rows, row);
+}
+
+static int _compute(_ctx_t *c, time_t now)
+{
+	uint32_t tres_cnt = c->pc->tres->cnt;
+
+	c->jobs = g_ptr_array_new_with_free_func(_job_free);
+	c->rows = g_ptr_array_new_with_free_func(_row_free);
+	for (guint i = 0; i < c->lines->len; i++) {
+		mf_job_line_t *l = c->lines->pdata[i];
+		_job_t *j;
+		int rc;
+
+		if (!_listed(c, l, now))
+			continue;
+		j = g_new0(_job_t, 1);
+		j->line = l;
+		g_ptr_array_add(c->jobs, j);
+		if ((rc = _build_job(c, j, now)))
+			return rc;
+		mf_prio_result_init(&j->base, tres_cnt);
+		mf_priority_compute(&c->cfg, &j->job, now, &j->base);
+		if (!j->job.parts) {
+			_add_row(c, j, &j->base);
+			continue;
+		}
+		for (uint32_t k = 0; k < j->job.part_cnt; k++) {
+			mf_prio_result_t r;
+
+			mf_prio_result_init(&r, tres_cnt);
+			mf_priority_in_part(&c->cfg, &j->job, &j->base,
+					    j->job.parts[k], &r);
+			_add_row(c, j, &r);
+			mf_prio_result_clear(&r);
+		}
+	}
+	return MF_EXIT_OK;
+}
+
+/* Rows by job id, a job's partitions in tier order (sprio's default). */
+static gint _by_job_id(gconstpointer a, gconstpointer b)
+{
+	const _row_t *x = *(_row_t *const *)a, *y = *(_row_t *const *)b;
+
+	if (x->job->job.job_id != y->job->job.job_id)
+		return x->job->job.job_id < y->job->job.job_id ? -1 : 1;
+	return 0;
+}
+
+/* Rows by priority, highest first, then by job id. */
+static gint _by_priority(gconstpointer a, gconstpointer b)
+{
+	const _row_t *x = *(_row_t *const *)a, *y = *(_row_t *const *)b;
+
+	if (x->r.priority != y->r.priority)
+		return x->r.priority > y->r.priority ? -1 : 1;
+	return _by_job_id(a, b);
+}
+
+/* sprio's %.Ns (right, cut) and %Ns (left, cut, padded). */
+static void _field(FILE *out, const char *s, int width, bool right)
+{
+	int len = (int)strlen(s);
+
+	if (len > width)
+		len = width;
+	if (right)
+		fprintf(out, "%*.*s", width, len, s);
+	else
+		fprintf(out, "%-*.*s", width, len, s);
+}
+
+static char *_tres_str(const mf_tres_set_t *set, const mf_prio_result_t *r)
+{
+	GString *s = g_string_new(NULL);
+
+	for (uint32_t i = 0; i < r->tres_cnt; i++) {
+		if (!r->w_tres[i])
+			continue;
+		g_string_append_printf(s, "%s%s=%.0f", s->len ? "," : "",
+				       set->names[i], r->w_tres[i]);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static const char *const _header[] = {
+	"JOBID", "PARTITION", "USER", "PRIORITY", "SITE", "AGE", "ASSOC",
+	"FAIRSHARE", "JOBSIZE", "PARTITION", "QOS", "NICE", "TRES",
+};
+/* widths and justification of `sprio -l` */
+static const int _width[] = { 15, 9, 8, 10, 10, 10, 10, 10, 10, 10, 10,
+			      11, 20 };
+static const bool _right[] = { true, false, true, true, true, true, true,
+			       true, true, true, true, true, true };
+
+static void _print_fields(FILE *out, char **f, bool parsable)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(_header); i++) {
+		if (parsable) {
+			fprintf(out, "%s%s", i ? "|" : "", f[i]);
+		} else {
+			if (i)
+				fputc(' ', out);
+			_field(out, f[i], _width[i], _right[i]);
+		}
+	}
+	fputc('\n', out);
+}
+
+static void _print_table(const _ctx_t *c, const _opts_t *o, FILE *out)
+{
+	if (!o->noheader)
+		_print_fields(out, (char **)_header, o->parsable);
+	for (guint i = 0; i < c->rows->len; i++) {
+		const _row_t *row = c->rows->pdata[i];
+		const mf_prio_result_t *r = &row->r;
+		char *f[G_N_ELEMENTS(_header)];
+
+		f[0] = g_strdup_printf("%u", row->job->job.job_id);
+		f[1] = g_strdup(r->partition ? r->partition->name : "");
+		f[2] = g_strdup(row->job->line->user);
+		f[3] = g_strdup_printf("%lld", (long long)row->sprio_priority);
+		f[4] = g_strdup_printf("%.0f", r->direct ? 0.0 :
+				       (double)r->site);
+		f[5] = g_strdup_printf("%.0f", r->w_age);
+		f[6] = g_strdup_printf("%.0f", r->w_assoc);
+		f[7] = g_strdup_printf("%.0f", r->w_fs);
+		f[8] = g_strdup_printf("%.0f", r->w_js);
+		f[9] = g_strdup_printf("%.0f", r->w_part);
+		f[10] = g_strdup_printf("%.0f", r->w_qos);
+		f[11] = g_strdup_printf("%.0f", r->direct ? 0.0 :
+					(double)r->nice);
+		f[12] = _tres_str(c->pc->tres, r);
+		_print_fields(out, f, o->parsable);
+		for (size_t k = 0; k < G_N_ELEMENTS(f); k++)
+			g_free(f[k]);
+	}
+}
+
+static void _fmt_duration(char *buf, size_t n, uint64_t secs)
+{
+	snprintf(buf, n, "%llu-%02llu:%02llu:%02llu",
+		 (unsigned long long)(secs / 86400),
+		 (unsigned long long)(secs / 3600 % 24),
+		 (unsigned long long)(secs / 60 % 60),
+		 (unsigned long long)(secs % 60));
+}
+
+/* The weighted terms of a row by name, for the comparison of two rows. */
+typedef struct {
+	const char *name;
+	double value;
+} _term_t;
+
+static int _terms(const mf_prio_result_t *r, _term_t t[9])
+{
+	t[0] = (_term_t){ "age", r->w_age };
+	t[1] = (_term_t){ "assoc", r->w_assoc };
+	t[2] = (_term_t){ "fairshare", r->w_fs };
+	t[3] = (_term_t){ "jobsize", r->w_js };
+	t[4] = (_term_t){ "partition", r->w_part };
+	t[5] = (_term_t){ "qos", r->w_qos };
+	t[6] = (_term_t){ "tres", r->w_tres_sum };
+	t[7] = (_term_t){ "site", (double)r->site };
+	t[8] = (_term_t){ "nice", -(double)r->nice };
+	return 9;
+}
+
+/* "by fairshare (+600), age (+55)": where HI beats LO, largest first. */
+static char *_why(const mf_prio_result_t *hi, const mf_prio_result_t *lo)
+{
+	_term_t a[9], b[9];
+	int n = _terms(hi, a);
+	GString *s = g_string_new(NULL);
+	bool used[9] = { false };
+
+	_terms(lo, b);
+	for (int k = 0; k < n; k++) {
+		int best = -1;
+		double best_d = 0.0;
+
+		for (int i = 0; i < n; i++) {
+			double d = a[i].value - b[i].value;
+
+			if (!used[i] && d > best_d) {
+				best = i;
+				best_d = d;
+			}
+		}
+		if (best < 0)
+			break;
+		used[best] = true;
+		g_string_append_printf(s, "%s%s +%.2f", s->len ? ", " : "",
+				       a[best].name, best_d);
+	}
+	if (!s->len)
+		g_string_append(s, "no factor (equal sums; the job id breaks "
+				   "the tie)");
+	return g_string_free(s, FALSE);
+}
+
+static void _explain_neighbour(FILE *out, const char *label,
+			       const _row_t *row, const _row_t *other,
+			       bool other_is_above)
+{
+	char *why;
+
+	if (!other) {
+		fprintf(out, "  %s: none\n", label);
+		return;
+	}
+	why = other_is_above ? _why(&other->r, &row->r)
+			     : _why(&row->r, &other->r);
+	fprintf(out, "  %s: job %u (%s, %s) priority %u (%+lld): %s ahead "
+		"by %s\n", label, other->job->job.job_id,
+		other->job->line->user,
+		other->r.partition ? other->r.partition->name : "",
+		other->r.priority,
+		(long long)other->r.priority - (long long)row->r.priority,
+		other_is_above ? "it is" : "this job is", why);
+	g_free(why);
+}
+
+static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	GPtrArray *ranked = g_ptr_array_new();
+	const _job_t *j = NULL;
+	char *end;
+	unsigned long id;
+	char dur[64], dur2[64];
+
+	errno = 0;
+	id = strtoul(o->explain, &end, 10);
+	if (*end || errno || !id) {
+		mf_cmd_error("--explain '%s': not a job id", o->explain);
+		g_ptr_array_unref(ranked);
+		return MF_EXIT_USAGE;
+	}
+	for (guint i = 0; i < c->jobs->len; i++) {
+		const _job_t *x = c->jobs->pdata[i];
+
+		if (x->job.job_id == id)
+			j = x;
+	}
+	if (!j) {
+		bool known = false;
+
+		for (guint i = 0; i < c->lines->len; i++) {
+			const mf_job_line_t *l = c->lines->pdata[i];
+
+			if (l->job_id == id) {
+				known = true;
+				mf_cmd_error("job %lu is not listed by sprio: "
+					     "state %s, priority %u, eligible "
+					     "%ld (held, not pending, or not "
+					     "eligible yet at %ld)", id,
+					     l->state, l->priority,
+					     (long)l->eligible_time,
+					     (long)o->now);
+			}
+		}
+		if (!known)
+			mf_cmd_error("job %lu is not in %s", id, o->jobs);
+		g_ptr_array_unref(ranked);
+		return MF_EXIT_INPUT;
+	}
+
+	{
+		const mf_prio_result_t *r = &j->base;
+		const mf_prio_job_t *pj = &j->job;
+		const mf_job_line_t *l = j->line;
+		uint32_t limit = pj->time_limit != MF_NO_VAL ? pj->time_limit :
+				 (pj->part ? pj->part->max_time : 1);
+
+		fprintf(out, "Job %u: user %s, account %s, QOS %s, partition "
+			"%s, state %s, at %ld\n", pj->job_id, l->user,
+			l->account, l->qos ? l->qos : "(none)",
+			pj->part ? pj->part->name : "(none)", l->state,
+			(long)o->now);
+		fprintf(out, "  %-10s %12s %12s %14s  %s\n", "factor", "value",
+			"weight", "weighted", "from");
+		if (pj->accrue_time && o->now > pj->accrue_time)
+			_fmt_duration(dur, sizeof(dur),
+				      (uint64_t)(o->now - pj->accrue_time));
+		else
+			snprintf(dur, sizeof(dur), "0");
+		_fmt_duration(dur2, sizeof(dur2), cfg->max_age);
+		fprintf(out, "  %-10s %12.7f %12u %14.2f  waited %s since "
+			"accrue time %ld%s; PriorityMaxAge %s\n", "age",
+			r->age, cfg->weight_age, r->w_age, dur,
+			(long)pj->accrue_time,
+			pj->accrue_time ? "" : " (not accruing)", dur2);
+		fprintf(out, "  %-10s %12.7f %12u %14.2f  association "
+			"priority %u of highest %u%s\n", "assoc", r->assoc,
+			cfg->weight_assoc, r->w_assoc, pj->assoc_priority,
+			cfg->assoc_max_priority,
+			(cfg->flags & MF_FLAG_NO_NORMAL_ASSOC) ?
+			" (NO_NORMAL_ASSOC: raw)" : "");
+		fprintf(out, "  %-10s %12.7f %12u %14.2f  %s/%s, %s\n",
+			"fairshare", r->fs, cfg->weight_fs, r->w_fs,
+			l->account, l->user, j->fs_note);
+		fprintf(out, "  %-10s %12.7f %12u %14.2f  %u node(s), %u "
+			"CPU(s) of %u node(s), %u CPUs%s%s", "jobsize", r->js,
+			cfg->weight_js, r->w_js, pj->min_nodes, pj->cpu_cnt,
+			cfg->node_count, cfg->cluster_cpus,
+			cfg->favor_small ? "; PriorityFavorSmall" : "",
+			(cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME) ?
+			"; SMALL_RELATIVE_TO_TIME" : "");
+		if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
+			fprintf(out, ", time limit %u min", limit);
+		fputc('\n', out);
+		fprintf(out, "  %-10s %12.7f %12u %14.2f  PriorityJobFactor %u "
+			"of highest %u%s\n", "partition", r->part,
+			cfg->weight_part, r->w_part,
+			pj->part ? pj->part->priority_job_factor : 0,
+			cfg->part_max_priority,
+			(cfg->flags & MF_FLAG_NO_NORMAL_PART) ?
+			" (NO_NORMAL_PART: raw)" : "");
+		fprintf(out, "  %-10s %12.7f %12u %14.2f  QOS priority %u of "
+			"highest %u%s\n", "qos", r->qos, cfg->weight_qos,
+			r->w_qos, pj->qos_priority, cfg->qos_max_priority,
+			(cfg->flags & MF_FLAG_NO_NORMAL_QOS) ?
+			" (NO_NORMAL_QOS: raw)" : "");
+		for (uint32_t i = 0; i < r->tres_cnt; i++) {
+			char name[64];
+
+			if (!pj->tres_cnt[i] && !r->tres[i])
+				continue;
+			snprintf(name, sizeof(name), "tres:%s",
+				 c->pc->tres->names[i]);
+			fprintf(out, "  %-10s %12.7f %12g %14.2f  %llu of the "
+				"partition's %llu%s\n", name, r->tres[i],
+				cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
+				r->w_tres[i],
+				(unsigned long long)pj->tres_cnt[i],
+				(unsigned long long)(pj->part &&
+					pj->part->tres_cnt ?
+					pj->part->tres_cnt[i] : 0),
+				(cfg->flags & MF_FLAG_NO_NORMAL_TRES) ?
+				" (NO_NORMAL_TRES: raw)" : "");
+		}
+		fprintf(out, "  %-10s %12s %12s %14lld\n", "site", "", "",
+			(long long)r->site);
+		fprintf(out, "  %-10s %12s %12s %14lld  (subtracted)\n",
+			"nice", "", "", (long long)r->nice);
+		fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
+			r->clamped ? " (clamped at 4294967295)" : "");
+		for (uint32_t k = 0; k < pj->part_cnt; k++) {
+			for (guint i = 0; i < c->rows->len; i++) {
+				const _row_t *row = c->rows->pdata[i];
+
+				if (row->job == j &&
+				    row->r.partition == pj->parts[k])
+					fprintf(out, "  in partition %s "
+						"(tier %u): %u\n",
+						pj->parts[k]->name,
+						pj->parts[k]->priority_tier,
+						row->r.priority);
+			}
+		}
+	}
+
+	/* rank: every row, by priority */
+	for (guint i = 0; i < c->rows->len; i++)
+		g_ptr_array_add(ranked, c->rows->pdata[i]);
+	g_ptr_array_sort(ranked, _by_priority);
+	for (guint i = 0; i < ranked->len; i++) {
+		const _row_t *row = ranked->pdata[i];
+		const _row_t *above = NULL, *below = NULL;
+
+		if (row->job != j || row->r.partition != j->job.part)
+			continue;
+		for (guint k = i; k-- > 0;)
+			if (((_row_t *)ranked->pdata[k])->job != j) {
+				above = ranked->pdata[k];
+				break;
+			}
+		for (guint k = i + 1; k < ranked->len; k++)
+			if (((_row_t *)ranked->pdata[k])->job != j) {
+				below = ranked->pdata[k];
+				break;
+			}
+		fprintf(out, "Rank %u of %u pending rows (by priority, then "
+			"job id)\n", i + 1, ranked->len);
+		_explain_neighbour(out, "just above", row, above, true);
+		_explain_neighbour(out, "just below", row, below, false);
+		break;
+	}
+	g_ptr_array_unref(ranked);
+	return MF_EXIT_OK;
+}
+
+static int _parse_now(const char *s, time_t *now)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (!*s || *end || errno || v < 0)
+		return -1;
+	*now = (time_t)v;
+	return 0;
+}
+
+int cmd_priority(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "conf", required_argument, NULL, OPT_CONF },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "qos", required_argument, NULL, OPT_QOS },
+		{ "assoc", required_argument, NULL, OPT_ASSOC },
+		{ "usage", required_argument, NULL, OPT_USAGE },
+		{ "assoc-prio", required_argument, NULL, OPT_ASSOC_PRIO },
+		{ "now", required_argument, NULL, OPT_NOW },
+		{ "explain", required_argument, NULL, OPT_EXPLAIN },
+		{ "parsable", no_argument, NULL, 'P' },
+		{ "noheader", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	_opts_t o = { .now = time(NULL) };
+	_ctx_t c = { 0 };
+	int ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "Pnh", opts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_CONF: o.conf = optarg; break;
+		case OPT_JOBS: o.jobs = optarg; break;
+		case OPT_QOS: o.qos = optarg; break;
+		case OPT_ASSOC: o.assoc = optarg; break;
+		case OPT_USAGE: o.usage = optarg; break;
+		case OPT_ASSOC_PRIO: o.assoc_prio = optarg; break;
+		case OPT_EXPLAIN: o.explain = optarg; break;
+		case OPT_NOW:
+			if (_parse_now(optarg, &o.now)) {
+				mf_cmd_error("--now '%s': not a number of "
+					     "seconds since the epoch", optarg);
+				return MF_EXIT_USAGE;
+			}
+			break;
+		case 'P': o.parsable = true; break;
+		case 'n': o.noheader = true; break;
+		case 'h': fputs(_usage, stdout); return MF_EXIT_OK;
+		default: fputs(_usage, stderr); return MF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		mf_cmd_error("priority: unexpected argument '%s'",
+			     argv[optind]);
+		return MF_EXIT_USAGE;
+	}
+	if (!o.conf || !o.jobs) {
+		mf_cmd_error("priority: --conf FILE and --jobs FILE are "
+			     "required");
+		fputs(_usage, stderr);
+		return MF_EXIT_USAGE;
+	}
+	if (o.usage && !o.assoc) {
+		mf_cmd_error("priority: --usage needs --assoc");
+		return MF_EXIT_USAGE;
+	}
+	if ((rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
+		_ctx_clear(&c);
+		return rc;
+	}
+	g_ptr_array_sort(c.rows, _by_job_id);
+	if (o.explain)
+		rc = _explain(&c, &o, stdout);
+	else
+		_print_table(&c, &o, stdout);
+	_ctx_clear(&c);
+	if (fflush(stdout))
+		return MF_EXIT_INPUT;
+	return rc;
+}
