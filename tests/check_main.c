@@ -42,6 +42,19 @@ int main(void)
 	srunner_add_suite(sr, make_depth_oblivious_suite());
 	srunner_add_suite(sr, make_fair_tree_suite());
 	srunner_add_suite(sr, make_decay_suite());
+	srunner_add_suite(sr, make_timestr_suite());
+	srunner_add_suite(sr, make_hostlist_suite());
+	srunner_add_suite(sr, make_tres_suite());
+	srunner_add_suite(sr, make_age_factor_suite());
+	srunner_add_suite(sr, make_job_size_factor_suite());
+	srunner_add_suite(sr, make_part_factor_suite());
+	srunner_add_suite(sr, make_qos_factor_suite());
+	srunner_add_suite(sr, make_assoc_factor_suite());
+	srunner_add_suite(sr, make_tres_factor_suite());
+	srunner_add_suite(sr, make_billing_suite());
+	srunner_add_suite(sr, make_job_fs_factor_suite());
+	srunner_add_suite(sr, make_priority_suite());
+	srunner_add_suite(sr, make_priority_conf_suite());
 
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -13,6 +13,19 @@ Suite *make_fairshare_classic_suite(void);
 Suite *make_depth_oblivious_suite(void);
 Suite *make_fair_tree_suite(void);
 Suite *make_decay_suite(void);
+Suite *make_timestr_suite(void);
+Suite *make_hostlist_suite(void);
+Suite *make_tres_suite(void);
+Suite *make_age_factor_suite(void);
+Suite *make_job_size_factor_suite(void);
+Suite *make_part_factor_suite(void);
+Suite *make_qos_factor_suite(void);
+Suite *make_assoc_factor_suite(void);
+Suite *make_tres_factor_suite(void);
+Suite *make_billing_suite(void);
+Suite *make_job_fs_factor_suite(void);
+Suite *make_priority_suite(void);
+Suite *make_priority_conf_suite(void);
 
 /* A row of a test tree: an account (user NULL) or a user. */
 typedef struct {

@@ -179,8 +179,6 @@ uint32_t mf_priority_compute(const mf_prio_config_t *cfg,
 	r->nice = job->nice;
 	_part_terms(cfg, job, job->part, r);
 	_finish(r);
-	if (!job->priority && !job->direct_prio)
-		r->priority = 0;        /* held: its factors, no priority */
 	return r->priority;
 }
 
@@ -198,8 +196,6 @@ uint32_t mf_priority_in_part(const mf_prio_config_t *cfg,
 	/* Slurm takes the normalized factor here even for a partition with
 	 * PriorityJobFactor 0, which is 0 all the same. */
 	_finish(r);
-	if (!job->priority && !job->direct_prio)
-		r->priority = 0;
 	return r->priority;
 }
 

@@ -88,8 +88,10 @@ typedef struct {
 /* A job as far as priority goes. */
 typedef struct {
 	uint32_t job_id;
-	uint32_t priority;       /* its current priority; 0 = held */
-	bool direct_prio;        /* priority set by an administrator: kept */
+	uint32_t priority;       /* its current priority (0: held); only
+				  * read with direct_prio */
+	bool direct_prio;        /* priority set by an administrator: a
+				  * non-zero one is kept as is */
 
 	time_t submit_time;
 	time_t begin_time;       /* eligible time (0: not eligible yet) */
@@ -173,9 +175,12 @@ uint32_t mf_part_max_priority(const mf_part_t *parts, uint32_t cnt);
 /*
  * Compute JOB's factors and priority at time NOW in its partition
  * (job->part) into R (initialized for cfg->tres->cnt, or 0 TRES).
- * A held job (priority 0, not direct) gets priority 0 and its factors.
  * An administrator's priority (direct_prio and priority > 0) is returned as
- * is with no factors (R->direct).  Returns R->priority.
+ * is with no factors (R->direct).  Otherwise the result is at least 1
+ * whatever job->priority is: holding a job (priority 0) and skipping held
+ * jobs is the caller's business, as in Slurm, which also computes the
+ * priority of a job being released while its priority is still 0.
+ * Returns R->priority.
  */
 uint32_t mf_priority_compute(const mf_prio_config_t *cfg,
 			     const mf_prio_job_t *job, time_t now,

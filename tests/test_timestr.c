@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Slurm time strings (timestr.h): every form slurm.conf accepts, minutes
+ * rounded up as slurmctld rounds them, and the strings it refuses.
+ */
+#include <string.h>
+
+#include "suites.h"
+#include "timestr.h"
+
+typedef struct {
+	const char *text;
+	uint32_t secs;           /* expected seconds */
+	uint32_t mins;           /* expected minutes (rounded up) */
+	bool unlimited;
+} time_case_t;
+
+static const time_case_t good[] = {
+	{ "0", 0, 0, false },
+	{ "5", 300, 5, false },                  /* 5 min = 300 s */
+	{ "90", 5400, 90, false },               /* no range check */
+	{ "5:30", 330, 6, false },               /* 5*60+30 = 330; 5.5 -> 6 */
+	{ "0:01", 1, 1, false },                 /* 1 s rounds up to 1 min */
+	{ "2:00:00", 7200, 120, false },         /* 2*3600 */
+	{ "1:02:03", 3723, 63, false },          /* 3600+120+3 = 3723 -> 62.05 -> 63 */
+	{ "7-0", 604800, 10080, false },         /* 7*86400 */
+	{ "14-0", 1209600, 20160, false },       /* 14*86400 */
+	{ "7-", 604800, 10080, false },          /* days alone */
+	{ "1-12", 129600, 2160, false },         /* 86400+12*3600 */
+	{ "1-12:30", 131400, 2190, false },      /* + 30*60 */
+	{ "1-00:00:30", 86430, 1441, false },    /* 86400+30 -> 1440.5 -> 1441 */
+	{ "0-0:0:59", 59, 1, false },
+	{ "UNLIMITED", 0, 0xffffffffU, true },
+	{ "infinite", 0, 0xffffffffU, true },
+	{ "-1", 0, 0xffffffffU, true },
+};
+
+START_TEST(test_good)
+{
+	const time_case_t *c = &good[_i];
+	uint32_t secs = 1, mins = 1;
+	bool unl = !c->unlimited;
+	mf_error_t e;
+
+	ck_assert_msg(!mf_timestr_secs(c->text, &secs, &unl, &e),
+		      "mf_timestr_secs(\"%s\") failed: %s", c->text, e.text);
+	ck_assert_msg(secs == c->secs && unl == c->unlimited,
+		      "mf_timestr_secs(\"%s\") = %u%s, expected %u%s", c->text,
+		      secs, unl ? " unlimited" : "", c->secs,
+		      c->unlimited ? " unlimited" : "");
+	ck_assert_msg(!mf_timestr_mins(c->text, &mins, &e),
+		      "mf_timestr_mins(\"%s\") failed: %s", c->text, e.text);
+	ck_assert_msg(mins == c->mins, "mf_timestr_mins(\"%s\") = %u, "
+		      "expected %u", c->text, mins, c->mins);
+}
+END_TEST
+
+static const char *const bad[] = {
+	"", "abc", "7d", "1.5", "+5", "-5:00", "5:", ":5", "1-2-3",
+	"1:2:3:4", "1:2-3", "7-0 ", " 7-0", "1-:30", "--", "-",
+	"99999999999999999999", "30000-0",     /* beyond 2^31-1 seconds */
+};
+
+START_TEST(test_bad)
+{
+	uint32_t secs = 42, mins = 42;
+	bool unl = false;
+	mf_error_t e = { "" };
+
+	ck_assert_msg(mf_timestr_secs(bad[_i], &secs, &unl, &e) == -1,
+		      "mf_timestr_secs(\"%s\") should fail", bad[_i]);
+	ck_assert_msg(strstr(e.text, bad[_i]) || !*bad[_i],
+		      "the error for \"%s\" names it: %s", bad[_i], e.text);
+	ck_assert_msg(secs == 42, "no output on failure for \"%s\"", bad[_i]);
+	ck_assert_msg(mf_timestr_mins(bad[_i], &mins, NULL) == -1,
+		      "mf_timestr_mins(\"%s\") should fail", bad[_i]);
+	ck_assert_int_eq(mins, 42);
+}
+END_TEST
+
+START_TEST(test_null)
+{
+	uint32_t secs;
+	bool unl;
+
+	ck_assert_int_eq(mf_timestr_secs(NULL, &secs, &unl, NULL), -1);
+}
+END_TEST
+
+Suite *make_timestr_suite(void)
+{
+	Suite *s = suite_create("timestr");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_loop_test(tc, test_good, 0, G_N_ELEMENTS(good));
+	tcase_add_loop_test(tc, test_bad, 0, G_N_ELEMENTS(bad));
+	tcase_add_test(tc, test_null);
+	suite_add_tcase(s, tc);
+	return s;
+}
