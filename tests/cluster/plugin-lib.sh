@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# plugin-lib.sh: what the test-plugin-*.sh scripts share.  Sourced, not run.
+#
+# Environment:
+#   MFPRIO_PLUGIN_SO    the built plugin (default: the build tree's
+#                       src/plugin/.libs/priority_multifactor.so, the build
+#                       tree being MFPRIO_BUILD or the source tree)
+#   MFPRIO_CLUSTER_DIR  cluster.sh's scratch directory
+# Sets: here top DIR SLURM_CONF LOG STATE NODE out pass fail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+export SLURM_CONF=$DIR/etc/slurm.conf
+LOG=$DIR/log/slurmctld.log
+STATE=$DIR/state
+NODE=$(hostname -s)
+UPSTREAM_SO=/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so
+pass=0
+fail=0
+test_name=$(basename "$0" .sh)
+out=$(mktemp -d "/tmp/mfprio-$test_name-XXXXXX")
+
+say() { printf '%s: %s\n' "$test_name" "$*"; }
+
+ok() {
+	pass=$((pass + 1))
+	say "ok: $*"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	say "FAILED: $*"
+}
+
+# check DESCRIPTION COMMAND...: a passing or failing assertion.
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+finish() {
+	say "outputs kept in $out"
+	echo "$pass passed, $fail failed"
+	[[ $fail -eq 0 ]]
+	exit
+}
+
+# The built plugin, alone in a directory put first on PluginDir.
+plugin_so=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top}/src/plugin/.libs/priority_multifactor.so}
+if [[ ! -f $plugin_so ]]; then
+	say "no plugin at $plugin_so (build with --with-slurm-source, or set MFPRIO_PLUGIN_SO)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+plugin_dir=$out/plugin
+mkdir -p "$plugin_dir"
+cp "$plugin_so" "$plugin_dir/priority_multifactor.so"
+chmod 755 "$out" "$plugin_dir"
+
+# Only one test drives the shared cluster at a time.
+exec 9>/tmp/mfprio-cluster.lock
+flock 9
+
+cleanup() {
+	unset MFPRIO_PLUGIN_DIR
+	[[ -e $DIR/etc/priority.conf ]] &&
+		cp "$here/priority-default.conf" "$DIR/etc/priority.conf" 2>/dev/null
+	"$here/cluster.sh" stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+ctld_pid() {
+	head -n 1 "$DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'
+}
+
+ctld_alive() {
+	local pid
+	pid=$(ctld_pid)
+	[[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && scontrol ping 2>/dev/null | grep -q 'is UP'
+}
+
+# use_plugin ours|upstream: the plugin the next (re)start loads.
+use_plugin() {
+	case $1 in
+	ours) export MFPRIO_PLUGIN_DIR=$plugin_dir ;;
+	upstream) unset MFPRIO_PLUGIN_DIR ;;
+	esac
+}
+
+# loaded_so: the priority_multifactor.so mapped into slurmctld.
+loaded_so() {
+	grep -o '/[^ ]*priority_multifactor\.so' "/proc/$(ctld_pid)/maps" 2>/dev/null | sort -u
+}
+
+# wait_tick T: wait until a decay pass has written the state file after T.
+wait_tick() {
+	local stamp=$STATE/priority_last_decay_ran end=$((SECONDS + 150))
+	until [[ -e $stamp ]] && (($(stat -c %Y "$stamp") > $1)); do
+		((SECONDS < end)) || { say "no decay tick after $1"; return 1; }
+		sleep 1
+	done
+	sleep 2
+}
+
+# restart_ctld LABEL: restart slurmctld (plugin per use_plugin), wait for its
+# first pass.
+restart_ctld() {
+	local t
+	t=$(date +%s)
+	"$here/cluster.sh" restart-ctld >"$out/$1.restart" 2>&1 || {
+		say "$1: slurmctld did not come back"
+		tail -n 20 "$out/$1.restart"
+		return 1
+	}
+	wait_tick "$t"
+}
+
+# stop_ctld: stop slurmctld only (it saves its state), and wait for it.
+stop_ctld() {
+	local pid end=$((SECONDS + 60))
+	pid=$(ctld_pid)
+	[[ -n $pid ]] || return 0
+	kill -TERM "$pid" 2>/dev/null || return 0
+	while kill -0 "$pid" 2>/dev/null; do
+		((SECONDS < end)) || { say "slurmctld $pid does not stop"; return 1; }
+		sleep 1
+	done
+}
+
+# start_ctld LABEL: start slurmctld again after stop_ctld.
+start_ctld() {
+	"$here/cluster.sh" restart-ctld >"$out/$1.restart" 2>&1 ||
+		{ say "$1: slurmctld did not start"; tail -n 20 "$out/$1.restart"; }
+}
+
+# log_mark: the slurmctld log's current line count, for log_has.
+log_mark() {
+	wc -l <"$LOG" 2>/dev/null || echo 0
+}
+
+# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.
+log_has() {
+	tail -n +"$(($1 + 1))" "$LOG" 2>/dev/null | grep -qE -- "$2"
+}

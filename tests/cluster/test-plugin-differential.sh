@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-plugin-differential.sh: the same cluster state read through upstream's
+# priority_multifactor.so and through mfprio's.
+#
+# Setup (upstream's plugin): the associations of layout-basic.txt, usage from
+# real jobs (run-jobs.sh, under a QOS with UsageFactor=1000000 so that
+# usage is large), then the node drained and pending jobs submitted in both
+# partitions, in both at once, with nice, with a QOS of higher priority and
+# more CPUs.
+#
+# For Fair Tree, classic (NO_FAIR_TREE) and DEPTH_OBLIVIOUS, on the same
+# StateSaveLocation:
+#   upstream: restart slurmctld, one sshare and one more full decay pass
+#             (upstream computes classic users on demand from siblings as last
+#             computed: the first figures after its restart are not settled);
+#             then capture sshare -a -l -P, sprio -l and sprio -l -n;
+#   ours:     restart with mfprio's plugin first on PluginDir; capture right
+#             after its first pass ("restart"), and after one more full pass
+#             ("tick").
+# Compared: every sshare figure to 1e-6 (RawUsage to 1e-3 relative: it
+# decays between the two captures), sprio's weighted columns and priority to
+# 1, its normalized factors to 1e-6 (age to 1e-3: time passes).
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS
+
+use_plugin upstream
+export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
+MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+	tail -n 30 "$out/start.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+unset MFPRIO_PRIORITY_CONF
+"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
+	tail -n 30 "$out/accounts.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+users=$(awk '$1 == "user" { print $3 }' "$here/layout-basic.txt" | sort -u | paste -sd,)
+sacctmgr -i add qos fsbig UsageFactor=1000000 Priority=10 >/dev/null 2>&1 ||
+	sacctmgr -i modify qos fsbig set UsageFactor=1000000 Priority=10 >/dev/null
+sacctmgr -i add qos urgent Priority=100 >/dev/null 2>&1 || true
+sacctmgr -i modify user where name="$users" set qos+=fsbig,urgent >/dev/null
+say "running jobs for usage"
+SBATCH_QOS=fsbig "$here/run-jobs.sh" >"$out/run-jobs.log" 2>&1 || {
+	tail -n 30 "$out/run-jobs.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+# pending jobs: the node drained, so that they wait with a priority
+scontrol update nodename="$NODE" state=drain reason=mfprio-differential
+submit() {
+	sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 60' "$@" >>"$out/pending.ids" 2>>"$out/pending.err"
+}
+submit --uid=u1 -A b -p debug -n 1
+submit --uid=u1 -A b -p big -n 2
+submit --uid=u2 -A c -p debug,big -n 1
+submit --uid=u3 -A c -p debug -n 1 --nice=500
+submit --uid=u4 -A e -p big -n 1 --qos=urgent
+submit --uid=u5 -A f -p debug,big -n 2 --qos=fsbig
+submit --uid=u6 -A b -p debug -n 1
+submit --uid=u7 -A z -p big -n 1
+submit --uid=u2 -A c -p debug -n 1 --hold
+check "pending jobs submitted ($(wc -l <"$out/pending.ids"))" test "$(wc -l <"$out/pending.ids")" -eq 9
+
+# capture LABEL: the three tables
+capture() {
+	sshare -a -l -P -o "$cols" >"$out/$1.sshare"
+	sprio -l | sort -k1,1n -k2,2 >"$out/$1.sprio"
+	sprio -l -n | sort -k1,1n -k2,2 >"$out/$1.sprio-n"
+	# the headers first again (sort moved them)
+	for f in "$out/$1.sprio" "$out/$1.sprio-n"; do
+		{ grep JOBID "$f"; grep -v JOBID "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
+	done
+}
+
+# compare EXPECTED ACTUAL NAME
+compare() {
+	local e=$1 a=$2 n=$3
+	check "$n: sshare" "$here/compare-tables.py" "$n/sshare" "$out/$e.sshare" \
+		"$out/$a.sshare" --sep='|' RawUsage=1e-3r
+	check "$n: sprio -l" "$here/compare-tables.py" "$n/sprio" "$out/$e.sprio" \
+		"$out/$a.sprio" PRIORITY=1 AGE=1 FAIRSHARE=1 JOBSIZE=1 PARTITION#2=1 \
+		QOS=1 TRES=1 SITE=1 ASSOC=1 NICE=1
+	check "$n: sprio -l -n" "$here/compare-tables.py" "$n/sprio-n" "$out/$e.sprio-n" \
+		"$out/$a.sprio-n" AGE=1e-3 PRIORITY=1e-8
+}
+
+cases=(
+	"fair_tree|"
+	"classic|PriorityFlags=NO_FAIR_TREE"
+	"depth_oblivious|PriorityFlags=DEPTH_OBLIVIOUS"
+)
+for c in "${cases[@]}"; do
+	name=${c%%|*}
+	extra=${c#*|}
+	{ cat "$here/priority-default.conf"; printf '%s\n' "$extra"; } >"$DIR/etc/priority.conf"
+
+	use_plugin upstream
+	restart_ctld "$name-upstream" || { not_ok "$name: upstream restart"; continue; }
+	check "$name: upstream's plugin loaded" test "$(loaded_so)" = "$UPSTREAM_SO"
+	sshare -a -l -P >/dev/null
+	t=$(date +%s)
+	wait_tick "$t" || { not_ok "$name: upstream tick"; continue; }
+	capture "$name-upstream"
+
+	use_plugin ours
+	restart_ctld "$name-ours" || { not_ok "$name: our restart"; continue; }
+	check "$name: our plugin loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+	capture "$name-ours-restart"
+	sshare -a -l -P >/dev/null
+	t=$(date +%s)
+	wait_tick "$t" || { not_ok "$name: our tick"; continue; }
+	capture "$name-ours-tick"
+
+	compare "$name-upstream" "$name-ours-restart" "$name after restart"
+	compare "$name-upstream" "$name-ours-tick" "$name after a tick"
+	check "$name: slurmctld still up" ctld_alive
+done
+
+# leave the cluster as found: jobs gone, node back
+scancel $(cat "$out/pending.ids" | cut -d';' -f1) 2>/dev/null
+scontrol update nodename="$NODE" state=resume 2>/dev/null
+finish

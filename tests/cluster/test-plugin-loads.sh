@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-plugin-loads.sh: mfprio's priority_multifactor.so inside the real
+# slurmctld 22.05 and the sshare client.
+#
+#   - slurmctld loads ours, not upstream's (log line, mapped files), and
+#     runs the decay thread under the name mfprio_decay;
+#   - sshare loads ours too and starts no thread there;
+#   - the state file priority_last_decay_ran is upstream's 16 bytes
+#     (two big-endian times) and upstream's plugin starts on it;
+#   - slurmctld restarts with the state file missing, and with it truncated
+#     (upstream refuses to start on a truncated one: a deliberate
+#     difference), logs which file, and writes a good one at its next pass;
+#   - jobs still run.
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+use_plugin ours
+m=$(log_mark)
+"$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+	tail -n 30 "$out/start.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+wait_tick 0 >/dev/null
+
+check "slurmctld is up with our plugin" ctld_alive
+check "slurmctld logs our plugin's load line" \
+	log_has "$m" 'mfprio: priority/multifactor loaded' 
+so=$(loaded_so)
+check "slurmctld mapped our .so ($so), not upstream's" \
+	test "$so" = "$plugin_dir/priority_multifactor.so"
+check "a thread named mfprio_decay runs in slurmctld" \
+	grep -qx mfprio_decay /proc/"$(ctld_pid)"/task/*/comm
+
+# sshare dlopens the plugin for the classic fair-share column: a client
+# configuration that says NO_FAIR_TREE (the controller's is not changed)
+{ grep -v '^Include' "$SLURM_CONF"; cat "$DIR/etc/priority.conf"; echo "PriorityFlags=NO_FAIR_TREE"; } >"$out/client.conf"
+chmod 644 "$out/client.conf"
+SLURM_CONF=$out/client.conf LD_DEBUG=files sshare -a -l -P >"$out/sshare.out" 2>"$out/sshare.ld"
+rc=$?
+check "sshare runs with our plugin (rc $rc)" test "$rc" -eq 0
+check "sshare loaded our .so" grep -q "$plugin_dir/priority_multifactor.so" "$out/sshare.ld"
+check "sshare printed the associations" grep -q '^root|' "$out/sshare.out"
+
+# the state file, byte for byte
+f=$STATE/priority_last_decay_ran
+size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+check "state file is 16 bytes (is $size)" test "$size" -eq 16
+last=$(od -An -t x1 -N 8 "$f" | tr -d ' \n')
+now=$(date +%s)
+check "state file's first time is big-endian and recent ($((16#$last)) vs $now)" \
+	test $((now - 16#$last)) -ge 0 -a $((now - 16#$last)) -lt 180
+
+# upstream's plugin reads our file
+use_plugin upstream
+m=$(log_mark)
+restart_ctld upstream-reads-ours
+check "upstream's plugin starts on our state file" ctld_alive
+check "upstream's plugin is the one loaded" test "$(loaded_so)" = "$UPSTREAM_SO"
+check "upstream found no fault in our state file" \
+	bash -c "! tail -n +$((m + 1)) '$LOG' | grep -q 'Incomplete priority last decay file'"
+use_plugin ours
+
+# missing state file
+stop_ctld
+rm -f "$f" "$f.old" "$f.new"
+t=$(date +%s)
+m=$(log_mark)
+start_ctld missing
+check "slurmctld starts without a state file" ctld_alive
+check "a missing state file is logged as a first start" \
+	log_has "$m" "mfprio: no state file $f"
+wait_tick "$t" >/dev/null
+check "the next pass writes a 16-byte state file" test "$(stat -c %s "$f" 2>/dev/null)" = 16
+
+# truncated state file (no .old to fall back on)
+stop_ctld
+head -c 5 "$f" >"$f.cut" && mv "$f.cut" "$f"
+rm -f "$f.old"
+chown slurm: "$f" 2>/dev/null
+t=$(date +%s)
+m=$(log_mark)
+start_ctld truncated
+check "slurmctld starts with a truncated state file" ctld_alive
+check "the truncated file is reported by name" \
+	log_has "$m" "mfprio: state file $f is truncated \\(5 of 16 bytes\\)"
+wait_tick "$t" >/dev/null
+check "the next pass rewrites a 16-byte state file" test "$(stat -c %s "$f" 2>/dev/null)" = 16
+
+# truncated, with a good .old: that one is used
+sleep 61
+t=$(date +%s)
+wait_tick "$t" >/dev/null     # a pass that leaves a good .old behind
+stop_ctld
+: >"$f"
+m=$(log_mark)
+start_ctld old
+check "slurmctld starts with an empty state file and a good .old" ctld_alive
+check "the .old copy is used" log_has "$m" "mfprio: using the previous state file $f.old"
+
+# it still schedules
+id=$(sbatch --parsable -n 1 -D /tmp -o /dev/null --wrap 'sleep 1' 2>"$out/sbatch.err")
+end=$((SECONDS + 60))
+state=""
+while ((SECONDS < end)); do
+	state=$(scontrol show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z]*' | cut -d= -f2)
+	[[ $state == COMPLETED ]] && break
+	sleep 1
+done
+check "a job runs to completion under our plugin ($state)" test "$state" = COMPLETED
+check "slurmctld is still up" ctld_alive
+finish
