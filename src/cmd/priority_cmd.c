@@ -668,7 +668,7 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 			l->account, l->qos ? l->qos : "(none)",
 			pj->part ? pj->part->name : "(none)", l->state,
 			(long)o->now);
-		fprintf(out, "  %-10s %12s %12s %14s  %s\n", "factor", "value",
+		fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
 			"weight", "weighted", "from");
 		if (pj->accrue_time && o->now > pj->accrue_time)
 			_fmt_duration(dur, sizeof(dur),
@@ -676,21 +676,21 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 		else
 			snprintf(dur, sizeof(dur), "0");
 		_fmt_duration(dur2, sizeof(dur2), cfg->max_age);
-		fprintf(out, "  %-10s %12.7f %12u %14.2f  waited %s since "
+		fprintf(out, "  %-12s %12.7f %12u %14.2f  waited %s since "
 			"accrue time %ld%s; PriorityMaxAge %s\n", "age",
 			r->age, cfg->weight_age, r->w_age, dur,
 			(long)pj->accrue_time,
 			pj->accrue_time ? "" : " (not accruing)", dur2);
-		fprintf(out, "  %-10s %12.7f %12u %14.2f  association "
+		fprintf(out, "  %-12s %12.7f %12u %14.2f  association "
 			"priority %u of highest %u%s\n", "assoc", r->assoc,
 			cfg->weight_assoc, r->w_assoc, pj->assoc_priority,
 			cfg->assoc_max_priority,
 			(cfg->flags & MF_FLAG_NO_NORMAL_ASSOC) ?
 			" (NO_NORMAL_ASSOC: raw)" : "");
-		fprintf(out, "  %-10s %12.7f %12u %14.2f  %s/%s, %s\n",
+		fprintf(out, "  %-12s %12.7f %12u %14.2f  %s/%s, %s\n",
 			"fairshare", r->fs, cfg->weight_fs, r->w_fs,
 			l->account, l->user, j->fs_note);
-		fprintf(out, "  %-10s %12.7f %12u %14.2f  %u node(s), %u "
+		fprintf(out, "  %-12s %12.7f %12u %14.2f  %u node(s), %u "
 			"CPU(s) of %u node(s), %u CPUs%s%s", "jobsize", r->js,
 			cfg->weight_js, r->w_js, pj->min_nodes, pj->cpu_cnt,
 			cfg->node_count, cfg->cluster_cpus,
@@ -700,14 +700,14 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 		if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
 			fprintf(out, ", time limit %u min", limit);
 		fputc('\n', out);
-		fprintf(out, "  %-10s %12.7f %12u %14.2f  PriorityJobFactor %u "
+		fprintf(out, "  %-12s %12.7f %12u %14.2f  PriorityJobFactor %u "
 			"of highest %u%s\n", "partition", r->part,
 			cfg->weight_part, r->w_part,
 			pj->part ? pj->part->priority_job_factor : 0,
 			cfg->part_max_priority,
 			(cfg->flags & MF_FLAG_NO_NORMAL_PART) ?
 			" (NO_NORMAL_PART: raw)" : "");
-		fprintf(out, "  %-10s %12.7f %12u %14.2f  QOS priority %u of "
+		fprintf(out, "  %-12s %12.7f %12u %14.2f  QOS priority %u of "
 			"highest %u%s\n", "qos", r->qos, cfg->weight_qos,
 			r->w_qos, pj->qos_priority, cfg->qos_max_priority,
 			(cfg->flags & MF_FLAG_NO_NORMAL_QOS) ?
@@ -719,7 +719,7 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 				continue;
 			snprintf(name, sizeof(name), "tres:%s",
 				 c->pc->tres->names[i]);
-			fprintf(out, "  %-10s %12.7f %12g %14.2f  %llu of the "
+			fprintf(out, "  %-12s %12.7f %12g %14.2f  %llu of the "
 				"partition's %llu%s\n", name, r->tres[i],
 				cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
 				r->w_tres[i],
@@ -730,9 +730,9 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 				(cfg->flags & MF_FLAG_NO_NORMAL_TRES) ?
 				" (NO_NORMAL_TRES: raw)" : "");
 		}
-		fprintf(out, "  %-10s %12s %12s %14lld\n", "site", "", "",
+		fprintf(out, "  %-12s %12s %12s %14lld\n", "site", "", "",
 			(long long)r->site);
-		fprintf(out, "  %-10s %12s %12s %14lld  (subtracted)\n",
+		fprintf(out, "  %-12s %12s %12s %14lld  (subtracted)\n",
 			"nice", "", "", (long long)r->nice);
 		fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
 			r->clamped ? " (clamped at 4294967295)" : "");
@@ -771,8 +771,9 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 				below = ranked->pdata[k];
 				break;
 			}
-		fprintf(out, "Rank %u of %u pending rows (by priority, then "
-			"job id)\n", i + 1, ranked->len);
+		fprintf(out, "Rank %u of %u pending rows in partition %s (by "
+			"priority, then job id)\n", i + 1, ranked->len,
+			row->r.partition ? row->r.partition->name : "(none)");
 		_explain_neighbour(out, "just above", row, above, true);
 		_explain_neighbour(out, "just below", row, below, false);
 		break;

@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `mfprio priority` as an admin runs it: a hand-computed fixture (rows,
+# -P, --explain), the dumps of a real cluster against the sprio -l taken
+# with them, and every kind of bad input giving FILE:LINE and exit 1.
+set -u
+: "${MFPRIO:?set MFPRIO to the mfprio binary}"
+: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+D="$TOP_SRCDIR/tests/data/priority"
+S="$D/small"
+C="$D/cluster"
+# the fixtures' times are UTC (scontrol writes local time)
+TZ=UTC
+export TZ
+pass=0 fail=0
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
+
+BASE="--conf $S/slurm.conf --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000"
+
+# expect_fail NAME RC EXPECTED-STDERR-SUBSTRING ARGS...
+expect_fail() {
+	name=$1 want_rc=$2 want=$3; shift 3
+	"$MFPRIO" priority "$@" >"$out" 2>"$err"; rc=$?
+	if [ "$rc" -eq "$want_rc" ] && grep -qF -- "$want" "$err"; then ok "$name"
+	else echo "# rc=$rc, wanted $want_rc and '$want'"; bad "$name"; fi
+}
+
+# expect_line NAME LINE ARGS...: the exact line appears on stdout
+expect_line() {
+	name=$1 line=$2; shift 2
+	if "$MFPRIO" priority "$@" >"$out" 2>"$err" && grep -qxF -- "$line" "$out"
+	then ok "$name"; else echo "# wanted line: $line"; bad "$name"; fi
+}
+
+# --- the small fixture, hand-computed (tests/data/priority/small):
+# 4 nodes x 4 CPUs; short: PriorityJobFactor 10, all nodes; long: 20,
+# n[1-2] (8 CPUs).  Classic fair-share: alice 2^(-.875/.5) = 0.297302,
+# bob 2^(-.625/.5) = 0.420448.  MaxAge 10 days.
+# shellcheck disable=SC2086
+if "$MFPRIO" priority $BASE --jobs "$S/jobs.txt" >"$out" 2>"$err" &&
+	cmp -s "$out" "$S/expected.txt"; then ok "small fixture, sprio -l rows"
+else diff "$S/expected.txt" "$out" | sed 's/^/#   /'; bad "small fixture, sprio -l rows"; fi
+# job 101: age 1/10 day -> 100; fs 2973.02; size (1/4+4/16)/2 -> 250;
+# part 10/20 -> 1000; QOS normal 0; TRES 4/16 CPUs * 400 = 100:
+# 100 + 2973.02 + 250 + 1000 + 100 = 4423.02
+# shellcheck disable=SC2086
+expect_line "job 101 (-P)" "101|short|alice|4423|0|100|0|2973|250|1000|0|0|cpu=100" \
+	$BASE --jobs "$S/jobs.txt" -P
+# job 102 in short and long (equal tiers: as listed): age 1 h of 10 days
+# 4.17; fs 4204.48; size (2/4+8/16)/2 -> 500; QOS high 100/100 -> 3000;
+# nice 50.  short: part 1000, TRES 8/16*400 = 200 -> 8858.65;
+# long: part 2000, TRES 8/8*400 = 400 -> 10058.65
+# shellcheck disable=SC2086
+expect_line "job 102 in short" "102|short|bob|8858|0|4|0|4204|500|1000|3000|50|cpu=200" \
+	$BASE --jobs "$S/jobs.txt" -P
+# shellcheck disable=SC2086
+expect_line "job 102 in long" "102|long|bob|10058|0|4|0|4204|500|2000|3000|50|cpu=400" \
+	$BASE --jobs "$S/jobs.txt" -P
+# held (103), running (104), waiting on a dependency (105): not listed
+# shellcheck disable=SC2086
+if "$MFPRIO" priority $BASE --jobs "$S/jobs.txt" -P -n >"$out" 2>"$err" &&
+	! grep -qE '^10[345]\|' "$out" && [ "$(wc -l <"$out")" -eq 4 ]; then
+	ok "held, running and dependent jobs are not listed; -n"
+else bad "held, running and dependent jobs are not listed; -n"; fi
+# --explain: the factors with their weights, and the neighbours
+# shellcheck disable=SC2086
+expect_line "explain: priority" "  priority = 6810.73 -> 6810" \
+	$BASE --jobs "$S/jobs.txt" --explain 106
+# shellcheck disable=SC2086
+expect_line "explain: qos" "  qos             0.1000000         3000         300.00  QOS priority 10 of highest 100" \
+	$BASE --jobs "$S/jobs.txt" --explain 106
+# shellcheck disable=SC2086
+expect_line "explain: neighbour" "  just above: job 102 (bob, short) priority 8858 (+2048): it is ahead by qos +2700.00, jobsize +343.75, tres +150.00, age +4.17" \
+	$BASE --jobs "$S/jobs.txt" --explain 106
+# shellcheck disable=SC2086
+expect_fail "explain a held job" 1 "job 103 is not listed by sprio" \
+	$BASE --jobs "$S/jobs.txt" --explain 103
+# shellcheck disable=SC2086
+expect_fail "explain an unknown job" 1 "job 999 is not in" \
+	$BASE --jobs "$S/jobs.txt" --explain 999
+
+# --- a real cluster's dumps against its sprio -l (sprio-vs-mfprio.sh)
+if [ -r "$C/now" ]; then
+	if "$MFPRIO" priority --conf "$C/slurm.conf" --jobs "$C/jobs" \
+		--qos "$C/qos" --assoc "$C/assoc" --usage "$C/usage" \
+		--assoc-prio "$C/assoc-prio" --now "$(cat "$C/now")" \
+		>"$out" 2>"$err" &&
+		"$TOP_SRCDIR/tests/cli/compare-sprio.sh" "$C/sprio" "$out" >"$err" 2>&1
+	then ok "cluster dumps reproduce the cluster's sprio -l ($(cat "$err"))"
+	else bad "cluster dumps reproduce the cluster's sprio -l"; fi
+fi
+
+# --- bad input: FILE:LINE and exit 1
+# shellcheck disable=SC2086
+expect_fail "no JobId" 1 "jobs-nojobid.txt:1: no JobId" $BASE --jobs "$D/jobs-nojobid.txt"
+# shellcheck disable=SC2086
+expect_fail "bad Priority" 1 "jobs-badprio.txt:3: job 101: Priority=abc is not a number" \
+	$BASE --jobs "$D/jobs-badprio.txt"
+# shellcheck disable=SC2086
+expect_fail "unknown partition" 1 "jobs-badpart.txt:2: job 107: partition 'nowhere' is not in the configuration" \
+	$BASE --jobs "$D/jobs-badpart.txt"
+# shellcheck disable=SC2086
+expect_fail "unknown QOS" 1 "jobs-badqos.txt:1: job 101: QOS 'gold' is not in the QOS file" \
+	$BASE --jobs "$D/jobs-badqos.txt"
+# shellcheck disable=SC2086
+expect_fail "job twice" 1 "jobs-dup.txt:2: job 101 is listed twice (first at line 1)" \
+	$BASE --jobs "$D/jobs-dup.txt"
+# shellcheck disable=SC2086
+expect_fail "bad time" 1 "jobs-badtime.txt:1: job 101: SubmitTime=yesterday is not a time" \
+	$BASE --jobs "$D/jobs-badtime.txt"
+# shellcheck disable=SC2086
+expect_fail "bad TRES" 1 "jobs-badtres.txt:1: job 101: TRES 'cpu=x': 'x' is not a count" \
+	$BASE --jobs "$D/jobs-badtres.txt"
+# shellcheck disable=SC2086
+expect_fail "bad NumCPUs" 1 "jobs-badcpus.txt:1: job 101: NumCPUs=4- is not N or N-M" \
+	$BASE --jobs "$D/jobs-badcpus.txt"
+# shellcheck disable=SC2086
+expect_fail "bad TimeLimit" 1 "jobs-badlimit.txt:1: job 101: TimeLimit=soon is not a time limit" \
+	$BASE --jobs "$D/jobs-badlimit.txt"
+expect_fail "bad QOS priority" 1 "qos-bad.txt:2: QOS high: priority 'lots' is not a whole number" \
+	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$D/qos-bad.txt"
+expect_fail "QOS twice" 1 "qos-dup.txt:2: QOS normal is listed twice" \
+	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$D/qos-dup.txt"
+expect_fail "QOS line without priority" 1 "qos-short.txt:1: expected NAME|PRIORITY" \
+	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$D/qos-short.txt"
+expect_fail "missing jobs file" 1 "no-such-file" \
+	--conf "$S/slurm.conf" --jobs "$D/no-such-file"
+expect_fail "missing conf file" 1 "no-such.conf" \
+	--conf "$D/no-such.conf" --jobs "$S/jobs.txt"
+expect_fail "bad assoc file" 1 "jobs.txt:1" \
+	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --assoc "$S/jobs.txt"
+
+# --- usage errors: exit 2
+expect_fail "no --jobs" 2 "--conf FILE and --jobs FILE are required" --conf "$S/slurm.conf"
+# shellcheck disable=SC2086
+expect_fail "bad --now" 2 "--now 'yesterday'" $BASE --jobs "$S/jobs.txt" --now yesterday
+# shellcheck disable=SC2086
+expect_fail "bad --explain" 2 "--explain 'x'" $BASE --jobs "$S/jobs.txt" --explain x
+expect_fail "--usage without --assoc" 2 "--usage needs --assoc" \
+	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --usage "$S/usage.txt"
+
+# --- bad settings: warned with FILE:LINE and what is used instead; runs
+# shellcheck disable=SC2086
+if "$MFPRIO" priority --conf "$D/bad-values.conf" --jobs "$S/jobs.txt" \
+	--qos "$S/qos.txt" --now 1700000000 >"$out" 2>"$err" &&
+	grep -qF "bad-values.conf:6: PriorityMaxAge=forever: 'forever' is not a time" "$err" &&
+	grep -qF "using the default, 604800 seconds" "$err" &&
+	grep -qF "bad-values.conf:12: PriorityWeightTRES=CPU=400,GRES/tpu=5:" "$err" &&
+	grep -qF "no TRES weights used" "$err" &&
+	grep -qF "PriorityWeightFairshare is 10000 but no --assoc file" "$err"
+then ok "bad settings are warned about, with file:line"
+else bad "bad settings are warned about, with file:line"; fi
+
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

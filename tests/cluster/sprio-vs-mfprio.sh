@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sprio-vs-mfprio.sh: `mfprio priority` on dumps of a real cluster against
+# that cluster's live `sprio -l`.  Exits 0 when every row matches, 1 on any
+# difference (each one shown), 2 when the cluster could not be set up.
+#
+# Usage: sprio-vs-mfprio.sh [--save DIR] [--keep]
+#   --save DIR   also copy the dumps (slurm.conf, priority.conf, jobs, qos,
+#                assoc, assoc-prio, usage, now, sprio) to DIR as fixtures
+#   --keep       leave the cluster running (default: stop it at the end)
+#
+# It starts the cluster (tests/cluster/cluster.sh) with a priority.conf of
+# its own: every weight non-zero, TRES weights with a unit and a license,
+# a third partition with another tier and TRESBillingWeights; adds QOS with
+# priorities and association priorities; runs short jobs for usage; drains
+# the node and submits pending jobs of every kind (one or several
+# partitions, QOS, nice, memory, licenses, time limits, a dependency, a
+# future begin time, a held job); waits for a priority calculation; dumps
+#   scontrol -o show job, sacctmgr ... qos / assoc, scontrol show assoc_mgr
+# (usage with two decimals: sshare rounds RawUsage to whole numbers) and
+# sprio -l, checking that no calculation ran between the dumps; and runs
+# mfprio priority --now <time of that calculation> on them.
+#
+# Environment: MFPRIO (the mfprio binary; default the build tree's),
+# MFPRIO_PLUGIN_DIR (to test our plugin instead of upstream's; passed to
+# cluster.sh), MFPRIO_CLUSTER_DIR.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+MFPRIO=${MFPRIO:-$top/mfprio}
+DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+export SLURM_CONF=$DIR/etc/slurm.conf
+NODE=$(hostname -s)
+save=""
+keep=0
+
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--save) save=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
+	*) echo "usage: $0 [--save DIR] [--keep]" >&2; exit 2 ;;
+	esac
+done
+
+t0=$SECONDS
+say() { printf 'sprio-vs-mfprio: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2; }
+die() { printf 'sprio-vs-mfprio: error: %s\n' "$*" >&2; exit 2; }
+
+[[ -x $MFPRIO ]] || die "no mfprio at $MFPRIO (build first, or set MFPRIO)"
+
+# The cluster is shared: hold its lock for the whole run.
+if [[ -r $here/cluster-lock.sh ]]; then
+	# shellcheck source=cluster-lock.sh
+	. "$here/cluster-lock.sh"
+	cluster_lock sprio-vs-mfprio
+else
+	exec 9>>/tmp/mfprio-cluster.lock
+	flock -w 1800 9 || die "cannot take /tmp/mfprio-cluster.lock"
+fi
+
+work=$(mktemp -d /tmp/sprio-vs-mfprio-XXXXXX)
+chmod 755 "$work"
+ids=()
+
+cleanup() {
+	local rc=$?
+	if [[ ${#ids[@]} -gt 0 ]]; then
+		scancel "${ids[@]}" 2>/dev/null || true
+	fi
+	scontrol update nodename="$NODE" state=resume 2>/dev/null || true
+	if [[ $keep == 0 ]]; then
+		"$here/cluster.sh" stop >/dev/null 2>&1 || true
+	fi
+	say "work files in $work"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+# ------------------------------------------------------------ settings
+cat >"$work/priority.conf" <<EOF
+# Written by sprio-vs-mfprio.sh
+AccountingStorageTRES=license/matlab
+Licenses=matlab:4
+PriorityDecayHalfLife=7-0
+PriorityMaxAge=1-0
+PriorityUsageResetPeriod=NONE
+PriorityWeightAge=100000
+PriorityWeightAssoc=1000
+PriorityWeightFairshare=10000
+PriorityWeightJobSize=1000
+PriorityWeightPartition=2000
+PriorityWeightQOS=3000
+PriorityWeightTRES=CPU=500,Mem=1000G,License/matlab=700,Node=50
+PartitionName=prio3 Nodes=$NODE PriorityJobFactor=5 PriorityTier=2 TRESBillingWeights=CPU=2.0,Mem=0.5G MaxTime=2:00:00 State=UP
+EOF
+
+say "starting the cluster"
+MFPRIO_PRIORITY_CONF=$work/priority.conf "$here/cluster.sh" start >/dev/null 9>&- ||
+	die "cluster.sh start failed"
+"$here/cluster.sh" accounts "$here/layout-basic.txt" >/dev/null ||
+	die "cluster.sh accounts failed"
+
+say "QOS and association priorities"
+for q in high:100 low:10; do
+	sacctmgr -i add qos "${q%%:*}" >/dev/null 2>&1 || true
+	sacctmgr -i modify qos where name="${q%%:*}" set priority="${q##*:}" >/dev/null
+done
+for u in u1 u2 u3 u4 u5 u6 u7; do
+	sacctmgr -i modify user where name="$u" cluster=mfprio set qos+=high,low >/dev/null 2>&1 || true
+done
+sacctmgr -i modify user where name=u1 account=b cluster=mfprio set priority=10 >/dev/null
+sacctmgr -i modify user where name=u5 account=f cluster=mfprio set priority=40 >/dev/null
+# slurmctld picks up association changes as slurmdbd pushes them
+sleep 2
+
+say "running jobs for usage"
+"$here/run-jobs.sh" u1:b:12:2 u2:c:6 u4:e:9 u5:f:3::big >/dev/null ||
+	die "run-jobs.sh failed"
+
+# ------------------------------------------------------------ pending jobs
+say "draining $NODE and submitting pending jobs"
+scontrol update nodename="$NODE" state=drain reason=sprio-vs-mfprio
+submit() {
+	local out
+	out=$(sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 30' "$@") ||
+		die "sbatch $* failed"
+	ids+=("${out%%;*}")
+	echo "${out%%;*}"
+}
+first=$(submit --uid=u1 -A b -p debug -q high -J v1)
+submit --uid=u1 -A b -p big -q low --mem=500 -J v2 >/dev/null
+submit --uid=u2 -A c -p debug,big -n 2 -J v3 >/dev/null
+submit --uid=u3 -A c -p prio3,debug -t 30 -L matlab:2 -J v4 >/dev/null
+submit --uid=u4 -A e -p debug --nice=100 -J v5 >/dev/null
+submit --uid=u5 -A f -p big -n 2 --mem=1000 -t 10 -J v6 >/dev/null
+submit --uid=u6 -A b -p prio3 -q high -J v7 >/dev/null
+submit --uid=u7 -A z -p debug,big,prio3 -L matlab:1 -J v8 >/dev/null
+submit --uid=u4 -A e -p debug --dependency=afterok:"$first" -J v9 >/dev/null
+submit --uid=u5 -A f -p debug --begin=now+1hour -J v10 >/dev/null
+submit --uid=u2 -A c -p debug --hold -J v11 >/dev/null
+submit --uid=u3 -A c -p big -q low --nice=-50 -t 1-0 -J v12 >/dev/null
+submitted=$(date +%s)
+
+stamp=$DIR/state/priority_last_decay_ran
+# last_ran: the time of the last priority calculation (the first 8 bytes
+# of the state file, big-endian seconds).
+last_ran() {
+	local hex
+	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
+	[[ -n $hex ]] || { echo 0; return; }
+	echo $((16#$hex))
+}
+
+say "waiting for a priority calculation after the submissions"
+end=$((SECONDS + 150))
+until (($(last_ran) > submitted)); do
+	((SECONDS < end)) || die "no priority calculation within 150s"
+	sleep 2
+done
+
+# ------------------------------------------------------------ dumps
+dump() {
+	scontrol -o show job >"$work/jobs"
+	sacctmgr -P -n show qos format=Name,Priority >"$work/qos"
+	sacctmgr -P -n show assoc where cluster=mfprio \
+		format=Account,User,ParentName,Fairshare >"$work/assoc"
+	sacctmgr -P -n show assoc where cluster=mfprio \
+		format=Account,User,Priority >"$work/assoc-prio"
+	scontrol -o show assoc_mgr flags=assoc |
+		sed -n 's/.* Account=\([^ ]*\) UserName=\([^( ]*\)[^ ]* .*UsageRaw\/Norm\/Efctv=\([0-9.]*\)\/.*/\1|\2|\3/p' \
+			>"$work/usage"
+	sprio -l >"$work/sprio"
+}
+for try in 1 2 3; do
+	before=$(last_ran)
+	dump
+	after=$(last_ran)
+	[[ $before == "$after" ]] && break
+	say "a calculation ran during the dumps; again"
+	[[ $try == 3 ]] && die "could not dump between two calculations"
+done
+echo "$before" >"$work/now"
+sed "s|^Include .*priority.conf|Include priority.conf|" "$SLURM_CONF" >"$work/slurm.conf"
+cp "$DIR/etc/priority.conf" "$work/priority.conf"
+
+# ------------------------------------------------------------ compare
+say "mfprio priority --now $before"
+"$MFPRIO" priority --conf "$work/slurm.conf" --jobs "$work/jobs" \
+	--qos "$work/qos" --assoc "$work/assoc" --usage "$work/usage" \
+	--assoc-prio "$work/assoc-prio" --now "$before" \
+	>"$work/mfprio" 2>"$work/mfprio.err" || {
+	cat "$work/mfprio.err" >&2
+	die "mfprio priority failed"
+}
+
+if [[ -n $save ]]; then
+	mkdir -p "$save"
+	for f in slurm.conf priority.conf jobs qos assoc assoc-prio usage now sprio; do
+		cp "$work/$f" "$save/$f"
+	done
+	say "dumps saved in $save"
+fi
+
+"$here/../cli/compare-sprio.sh" "$work/sprio" "$work/mfprio"
