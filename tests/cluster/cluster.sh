@@ -1,0 +1,788 @@
+#!/bin/bash
+# cluster.sh: a one-node Slurm 22.05 cluster with accounting, for testing
+# mfprio's priority plugin against upstream's on real daemons.
+#
+# Usage: cluster.sh deps|start|stop|restart-ctld|status|logs [NAME]|accounts FILE
+#
+# Everything of the cluster's own lives under one scratch directory,
+# ${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}:
+#   etc/    slurm.conf, priority.conf (included by slurm.conf), slurmdbd.conf
+#   run/    pid files, and markers for the munged/mariadb we started ourselves
+#   log/    daemon logs
+#   state/  StateSaveLocation        spool/  SlurmdSpoolDir
+# Clients find the cluster with: export SLURM_CONF=$DIR/etc/slurm.conf
+#
+# Environment:
+#   MFPRIO_CLUSTER_DIR      scratch directory (default /var/tmp/mfprio-cluster)
+#   MFPRIO_PLUGIN_DIR       directory searched for plugins before Slurm's own
+#                           (PluginDir=$MFPRIO_PLUGIN_DIR:<slurm plugin dir>);
+#                           read by start and restart-ctld
+#   MFPRIO_PRIORITY_CONF    file copied to etc/priority.conf (Priority* lines).
+#                           start: unset means priority-default.conf next to
+#                           this script; restart-ctld: unset keeps the current
+#                           etc/priority.conf (tests may rewrite it in place)
+#   MFPRIO_CLUSTER_FRESH=1  start: also wipe state, spool, logs and the
+#                           accounting database (default: reuse them)
+#   MFPRIO_CLUSTER_TIMEOUT  seconds to wait for each daemon (default 60)
+#
+# Munge and MariaDB are shared with the machine: start reuses a running
+# munged / mysqld (default sockets) and only starts one when none answers;
+# stop stops them only if start started them.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+ETC=$DIR/etc
+RUN=$DIR/run
+LOG=$DIR/log
+STATE=$DIR/state
+SPOOL=$DIR/spool
+export SLURM_CONF=$ETC/slurm.conf
+
+CLUSTER=mfprio
+CTLD_PORT=16817
+SLURMD_PORT=16818
+DBD_PORT=16819
+DB_NAME=mfprio_acct_db
+DB_USER=mfprio
+# A throw-away password for a local test database reachable only via localhost.
+DB_PASS=mfprio-local-test
+TIMEOUT=${MFPRIO_CLUSTER_TIMEOUT:-60}
+NODE=$(hostname -s)
+
+SLURM_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+for d in /usr/lib/*/slurm-wlm; do
+	if [[ -e $d/priority_multifactor.so ]]; then
+		SLURM_PLUGIN_DIR=$d
+		break
+	fi
+done
+
+MYSQL_SOCKET=/run/mysqld/mysqld.sock
+MUNGE_PIDFILE=/run/munge/munged.pid
+
+PACKAGES=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
+
+t0=$SECONDS
+
+say() {
+	printf 'cluster: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2
+}
+
+die() {
+	printf 'cluster: error: %s\n' "$*" >&2
+	exit 1
+}
+
+# show_log FILE...: print the tail of each existing file, for a failure report.
+show_log() {
+	local f
+	for f in "$@"; do
+		[[ -s $f ]] || continue
+		printf '%s\n' "---- last lines of $f ----" >&2
+		tail -n 30 "$f" >&2
+	done
+}
+
+# fail MESSAGE LOGFILE...: report, show the logs, exit non-zero.
+fail() {
+	local msg=$1
+	shift
+	printf 'cluster: error: %s\n' "$msg" >&2
+	show_log "$@"
+	exit 1
+}
+
+# wait_for SECONDS COMMAND...: run COMMAND every second until it succeeds.
+# Returns 1 on timeout.
+wait_for() {
+	local limit=$1
+	shift
+	local end=$((SECONDS + limit))
+	until "$@" >/dev/null 2>&1; do
+		((SECONDS < end)) || return 1
+		sleep 1
+	done
+}
+
+# detach [--bg] COMMAND...: run COMMAND in a new session, inheriting no file
+# descriptor above 2 (a caller's lock or pipe must not live on in a daemon).
+# Without --bg, COMMAND must daemonize itself and its status is returned;
+# with --bg, it is left running in the background. The caller redirects 0-2.
+detach() {
+	local bg=()
+	if [[ $1 == --bg ]]; then
+		bg=(-f)
+		shift
+	fi
+	(
+		local f fd
+		for f in /proc/"$BASHPID"/fd/*; do
+			fd=${f##*/}
+			if ((fd > 2)); then
+				exec {fd}>&-
+			fi
+		done
+		exec setsid "${bg[@]}" "$@"
+	)
+}
+
+# pid_is EXE PID: true if PID is alive and runs the binary EXE.
+pid_is() {
+	local exe=$1 pid=$2 real
+	[[ $pid =~ ^[0-9]+$ ]] || return 1
+	real=$(readlink -f "$exe") || return 1
+	[[ $(readlink "/proc/$pid/exe" 2>/dev/null) == "$real" ]]
+}
+
+# pidfile_pid FILE: the pid in FILE, or nothing.
+pidfile_pid() {
+	[[ -r $1 ]] || return 0
+	head -n 1 "$1" | tr -dc '0-9'
+}
+
+# our_daemon_pids EXE: pids running EXE whose environment carries our
+# SLURM_CONF, i.e. daemons of this cluster even if their pid file is gone.
+our_daemon_pids() {
+	local exe=$1 real p pid
+	real=$(readlink -f "$exe")
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		[[ $(readlink "$p/exe" 2>/dev/null) == "$real" ]] || continue
+		if tr '\0' '\n' <"$p/environ" 2>/dev/null |
+			grep -qxF "SLURM_CONF=$SLURM_CONF"; then
+			echo "$pid"
+		fi
+	done
+}
+
+# ppid_of PID: the parent pid of PID, or nothing.
+ppid_of() {
+	local stat ppid
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	read -r _ ppid _ <<<"$stat"
+	echo "$ppid"
+}
+
+# kill_wait NAME SECONDS PID...: SIGTERM those of the pids whose parent is
+# not among them (a daemon stops its own helpers, e.g. slurmscriptd), wait
+# for all of them, then SIGKILL what is left.
+kill_wait() {
+	local name=$1 limit=$2
+	shift 2
+	local pid end
+	local -a roots=() left=()
+	[[ $# -gt 0 ]] || return 0
+	for pid in "$@"; do
+		[[ " $* " == *" $(ppid_of "$pid") "* ]] || roots+=("$pid")
+	done
+	say "stopping $name (pid $*)"
+	kill -TERM "${roots[@]}" 2>/dev/null || true
+	end=$((SECONDS + limit))
+	while :; do
+		left=()
+		for pid in "$@"; do
+			if kill -0 "$pid" 2>/dev/null; then
+				left+=("$pid")
+			fi
+		done
+		[[ ${#left[@]} -gt 0 ]] || return 0
+		if ((SECONDS >= end)); then
+			say "$name did not stop in ${limit}s; killing pid ${left[*]}"
+			kill -KILL "${left[@]}" 2>/dev/null || true
+			return 0
+		fi
+		sleep 0.5
+	done
+}
+
+# stop_slurm_daemon NAME PIDFILE: stop this cluster's NAME daemons, the one
+# in PIDFILE and any other carrying our SLURM_CONF.
+stop_slurm_daemon() {
+	local name=$1 pidfile=$2 exe=/usr/sbin/$1 pid
+	local -a pids=()
+	pid=$(pidfile_pid "$pidfile")
+	if [[ -n $pid ]] && pid_is "$exe" "$pid"; then
+		pids+=("$pid")
+	fi
+	while read -r pid; do
+		[[ -n $pid && " ${pids[*]} " != *" $pid "* ]] && pids+=("$pid")
+	done < <(our_daemon_pids "$exe")
+	kill_wait "$name" 30 "${pids[@]}"
+	rm -f "$pidfile"
+}
+
+is_installed() {
+	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
+}
+
+cmd_deps() {
+	local -a missing=()
+	local p
+	for p in "${PACKAGES[@]}"; do
+		is_installed "$p" || missing+=("$p")
+	done
+	if [[ ${#missing[@]} -eq 0 ]]; then
+		say "all packages present: ${PACKAGES[*]}"
+		return 0
+	fi
+	say "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get -o DPkg::Lock::Timeout=600 update
+	apt-get -o DPkg::Lock::Timeout=600 install -y "${missing[@]}"
+}
+
+check_deps() {
+	local b
+	for b in munged mysqld_safe slurmdbd slurmctld slurmd sacctmgr scontrol; do
+		command -v "$b" >/dev/null ||
+			die "$b not found; run: $0 deps"
+	done
+	[[ -e $SLURM_PLUGIN_DIR/priority_multifactor.so ]] ||
+		die "no priority_multifactor.so in $SLURM_PLUGIN_DIR"
+	[[ $(id -u) -eq 0 ]] || die "must run as root"
+	id slurm >/dev/null 2>&1 || die "no 'slurm' user; run: $0 deps"
+}
+
+# ---------------------------------------------------------------- munge
+
+munge_ok() {
+	munge -n -t 10 2>/dev/null | unmunge >/dev/null 2>&1
+}
+
+start_munge() {
+	local marker=$RUN/munge.ours pid
+	if munge_ok; then
+		pid=$(pidfile_pid "$marker")
+		if [[ -n $pid ]] && pid_is /usr/sbin/munged "$pid"; then
+			say "munged: ours from an earlier start (pid $pid)"
+		else
+			rm -f "$marker"
+			say "munged: reusing the one already running"
+		fi
+		return 0
+	fi
+	rm -f "$marker"
+	mkdir -p /run/munge /var/log/munge /var/lib/munge
+	chown munge:munge /run/munge /var/log/munge /var/lib/munge
+	if [[ ! -s /etc/munge/munge.key ]]; then
+		say "munged: creating /etc/munge/munge.key"
+		runuser -u munge -- mungekey --create
+	fi
+	say "munged: starting"
+	detach runuser -u munge -- /usr/sbin/munged </dev/null >"$LOG/munged.stderr" 2>&1 ||
+		fail "munged did not start" "$LOG/munged.stderr" /var/log/munge/munged.log
+	wait_for "$TIMEOUT" munge_ok ||
+		fail "munge does not answer after ${TIMEOUT}s" /var/log/munge/munged.log
+	pid=$(pidfile_pid "$MUNGE_PIDFILE")
+	echo "$pid" >"$marker"
+	say "munged: up (pid $pid)"
+}
+
+stop_munge() {
+	local marker=$RUN/munge.ours pid
+	[[ -e $marker ]] || return 0
+	pid=$(pidfile_pid "$marker")
+	if [[ -n $pid ]] && pid_is /usr/sbin/munged "$pid"; then
+		kill_wait munged 15 "$pid"
+	fi
+	rm -f "$marker"
+}
+
+# ---------------------------------------------------------------- mariadb
+
+mysqld_ok() {
+	mysqladmin --socket="$MYSQL_SOCKET" --connect-timeout=2 ping >/dev/null 2>&1
+}
+
+start_mariadb() {
+	local marker=$RUN/mariadb.ours pid
+	if mysqld_ok; then
+		pid=$(pidfile_pid "$marker")
+		if [[ -n $pid ]] && pid_is /usr/sbin/mariadbd "$pid"; then
+			say "mariadb: ours from an earlier start (pid $pid)"
+		else
+			rm -f "$marker"
+			say "mariadb: reusing the server on $MYSQL_SOCKET"
+		fi
+		return 0
+	fi
+	rm -f "$marker"
+	mkdir -p /run/mysqld "$RUN/mysql" "$LOG/mariadb"
+	chown mysql:mysql /run/mysqld "$RUN/mysql" "$LOG/mariadb"
+	if [[ ! -d /var/lib/mysql/mysql ]]; then
+		say "mariadb: initialising /var/lib/mysql"
+		mariadb-install-db --user=mysql --datadir=/var/lib/mysql \
+			>"$LOG/mariadb-install.log" 2>&1 ||
+			fail "mariadb-install-db failed" "$LOG/mariadb-install.log"
+	fi
+	say "mariadb: starting mysqld_safe"
+	rm -f "$RUN/mysql/mysqld.pid"
+	detach --bg mysqld_safe --user=mysql --socket="$MYSQL_SOCKET" \
+		--pid-file="$RUN/mysql/mysqld.pid" \
+		--log-error="$LOG/mariadb/mariadb.err" \
+		--innodb-lock-wait-timeout=900 --innodb-buffer-pool-size=512M \
+		</dev/null >"$LOG/mysqld_safe.out" 2>&1
+	wait_for "$TIMEOUT" mysqld_ok ||
+		fail "mariadb does not answer after ${TIMEOUT}s" \
+			"$LOG/mysqld_safe.out" "$LOG/mariadb/mariadb.err"
+	wait_for 10 test -s "$RUN/mysql/mysqld.pid" || true
+	pid=$(pidfile_pid "$RUN/mysql/mysqld.pid")
+	[[ -n $pid ]] || fail "mariadb is up but wrote no pid file" "$LOG/mariadb/mariadb.err"
+	echo "$pid" >"$marker"
+	say "mariadb: up (pid $pid)"
+}
+
+stop_mariadb() {
+	local marker=$RUN/mariadb.ours pid
+	[[ -e $marker ]] || return 0
+	pid=$(pidfile_pid "$marker")
+	if [[ -n $pid ]] && pid_is /usr/sbin/mariadbd "$pid"; then
+		# SIGTERM is a clean shutdown; mysqld_safe then exits by itself.
+		kill_wait mariadb 60 "$pid"
+	fi
+	rm -f "$marker"
+}
+
+setup_db() {
+	local fresh=${MFPRIO_CLUSTER_FRESH:-0} sql=""
+	if [[ $fresh == 1 ]]; then
+		say "mariadb: dropping $DB_NAME (MFPRIO_CLUSTER_FRESH=1)"
+		sql+="DROP DATABASE IF EXISTS $DB_NAME;"
+	fi
+	sql+="CREATE DATABASE IF NOT EXISTS $DB_NAME;"
+	sql+="CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASS';"
+	sql+="ALTER USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASS';"
+	sql+="GRANT ALL ON $DB_NAME.* TO '$DB_USER'@'localhost';"
+	mysql --socket="$MYSQL_SOCKET" -u root -e "$sql" ||
+		die "cannot set up database $DB_NAME as root on $MYSQL_SOCKET"
+}
+
+# ---------------------------------------------------------------- config
+
+write_slurm_conf() {
+	local plugindir=$SLURM_PLUGIN_DIR tmp
+	if [[ -n ${MFPRIO_PLUGIN_DIR:-} ]]; then
+		[[ -d $MFPRIO_PLUGIN_DIR ]] ||
+			die "MFPRIO_PLUGIN_DIR=$MFPRIO_PLUGIN_DIR is not a directory"
+		plugindir=$MFPRIO_PLUGIN_DIR:$SLURM_PLUGIN_DIR
+	fi
+	tmp=$ETC/slurm.conf.new
+	cat >"$tmp" <<EOF
+# Generated by tests/cluster/cluster.sh; rewritten by start and restart-ctld.
+ClusterName=$CLUSTER
+SlurmctldHost=$NODE(127.0.0.1)
+SlurmctldPort=$CTLD_PORT
+SlurmdPort=$SLURMD_PORT
+SlurmUser=slurm
+SlurmdUser=root
+AuthType=auth/munge
+PluginDir=$plugindir
+StateSaveLocation=$STATE
+SlurmdSpoolDir=$SPOOL/slurmd
+SlurmctldPidFile=$RUN/slurmctld.pid
+SlurmdPidFile=$RUN/slurmd.pid
+SlurmctldLogFile=$LOG/slurmctld.log
+SlurmdLogFile=$LOG/slurmd.log
+SlurmctldDebug=info
+# restart-ctld may change PluginDir and priority.conf under a running slurmd.
+DebugFlags=NO_CONF_HASH
+SlurmdDebug=info
+MpiDefault=none
+MailProg=/bin/true
+ProctrackType=proctrack/pgid
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+SwitchType=switch/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/backfill
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+AccountingStoragePort=$DBD_PORT
+AccountingStorageEnforce=associations,limits,qos
+MaxJobCount=100000
+ReturnToService=2
+InactiveLimit=0
+KillWait=5
+PriorityType=priority/multifactor
+# Minutes; 22.05 rounds seconds up to whole minutes, so 1 is the minimum.
+PriorityCalcPeriod=1
+Include $ETC/priority.conf
+NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=2000 State=UNKNOWN
+PartitionName=debug Nodes=$NODE Default=YES PriorityJobFactor=10 MaxTime=INFINITE State=UP
+PartitionName=big Nodes=$NODE PriorityJobFactor=20 MaxTime=INFINITE State=UP
+EOF
+	chmod 644 "$tmp"
+	mv -f "$tmp" "$ETC/slurm.conf"
+}
+
+# write_priority_conf DEFAULT: copy MFPRIO_PRIORITY_CONF, else DEFAULT (may be
+# empty: keep the present file) to etc/priority.conf.
+write_priority_conf() {
+	local src=${MFPRIO_PRIORITY_CONF:-$1}
+	if [[ -z $src ]]; then
+		[[ -e $ETC/priority.conf ]] || : >"$ETC/priority.conf"
+		return 0
+	fi
+	[[ -r $src ]] || die "cannot read priority settings $src"
+	{
+		echo "# Copied from $src by cluster.sh"
+		cat "$src"
+	} >"$ETC/priority.conf.new"
+	chmod 644 "$ETC/priority.conf.new"
+	mv -f "$ETC/priority.conf.new" "$ETC/priority.conf"
+}
+
+write_slurmdbd_conf() {
+	local tmp=$ETC/slurmdbd.conf.new
+	(
+		umask 077
+		cat >"$tmp" <<EOF
+# Generated by tests/cluster/cluster.sh
+AuthType=auth/munge
+DbdHost=localhost
+DbdPort=$DBD_PORT
+SlurmUser=slurm
+DebugLevel=info
+LogFile=$LOG/slurmdbd.log
+PidFile=$RUN/slurmdbd.pid
+StorageType=accounting_storage/mysql
+StorageHost=localhost
+StorageUser=$DB_USER
+StoragePass=$DB_PASS
+StorageLoc=$DB_NAME
+EOF
+	)
+	chown slurm:slurm "$tmp"
+	chmod 600 "$tmp"
+	mv -f "$tmp" "$ETC/slurmdbd.conf"
+}
+
+make_dirs() {
+	if [[ ${MFPRIO_CLUSTER_FRESH:-0} == 1 ]]; then
+		say "wiping $STATE $SPOOL $LOG (MFPRIO_CLUSTER_FRESH=1)"
+		rm -rf "${STATE:?}" "${SPOOL:?}" "${LOG:?}"
+	fi
+	mkdir -p "$ETC" "$RUN" "$LOG" "$STATE" "$SPOOL"
+	chmod 755 "$DIR" "$ETC" "$RUN" "$LOG" "$STATE" "$SPOOL"
+	chown slurm:slurm "$RUN" "$LOG" "$STATE"
+}
+
+# ---------------------------------------------------------------- slurm
+
+dbd_ok() {
+	sacctmgr -n -P show cluster format=Cluster
+}
+
+ctld_ok() {
+	# Without a config file scontrol retries for a minute; do not ask it then.
+	[[ -e $SLURM_CONF ]] || return 1
+	scontrol ping 2>/dev/null | grep -q 'is UP'
+}
+
+# node_state: the State field of our node (e.g. IDLE, IDLE+DRAIN, UNKNOWN,
+# DOWN+NOT_RESPONDING); sinfo would say "drained" before the node registers.
+node_state() {
+	ctld_ok || return 0
+	scontrol -o show node "$NODE" 2>/dev/null |
+		grep -o 'State=[^ ]*' | head -n 1 | cut -d= -f2
+}
+
+# node_registered: slurmd has registered with the running slurmctld.
+node_registered() {
+	local s
+	s=$(node_state)
+	[[ -n $s && $s != UNKNOWN* && $s != *NOT_RESPONDING* ]]
+}
+
+# node_usable: registered and neither drained nor down.
+node_usable() {
+	local s
+	s=$(node_state)
+	[[ $s =~ ^(IDLE|MIXED|ALLOCATED|COMPLETING)(\+|$) &&
+		$s != *DRAIN* && $s != *FAIL* && $s != *NOT_RESPONDING* ]]
+}
+
+start_daemon() {
+	local name=$1
+	shift
+	say "$name: starting"
+	detach "$@" </dev/null >"$LOG/$name.stderr" 2>&1 ||
+		fail "$name exited at start" "$LOG/$name.stderr" "$LOG/$name.log"
+}
+
+start_slurmdbd() {
+	start_daemon slurmdbd slurmdbd
+	wait_for "$TIMEOUT" dbd_ok ||
+		fail "slurmdbd does not answer after ${TIMEOUT}s" \
+			"$LOG/slurmdbd.stderr" "$LOG/slurmdbd.log"
+	say "slurmdbd: up (pid $(pidfile_pid "$RUN/slurmdbd.pid"))"
+	if ! dbd_ok | grep -qx "$CLUSTER"; then
+		say "sacctmgr: adding cluster $CLUSTER"
+		sacctmgr -i add cluster "$CLUSTER" >/dev/null
+	fi
+}
+
+start_slurmctld() {
+	start_daemon slurmctld slurmctld -f "$SLURM_CONF"
+	wait_for "$TIMEOUT" ctld_ok ||
+		fail "slurmctld does not answer after ${TIMEOUT}s" \
+			"$LOG/slurmctld.stderr" "$LOG/slurmctld.log"
+	say "slurmctld: up (pid $(pidfile_pid "$RUN/slurmctld.pid"))"
+}
+
+start_slurmd() {
+	mkdir -p "$SPOOL/slurmd"
+	start_daemon slurmd slurmd -f "$SLURM_CONF"
+	wait_for "$TIMEOUT" node_registered ||
+		fail "node $NODE did not register in ${TIMEOUT}s (state '$(node_state)')" \
+			"$LOG/slurmd.stderr" "$LOG/slurmd.log" "$LOG/slurmctld.log"
+	say "slurmd: up (pid $(pidfile_pid "$RUN/slurmd.pid")), node $NODE $(node_state)"
+}
+
+# Bring the node back from a drain/down left by an earlier run.
+resume_node() {
+	node_usable && return 0
+	say "node $NODE is $(node_state); resuming it"
+	scontrol update nodename="$NODE" state=resume || true
+	wait_for "$TIMEOUT" node_usable ||
+		fail "node $NODE is $(node_state), not usable" "$LOG/slurmctld.log"
+}
+
+no_running_jobs() {
+	local ids
+	ids=$(squeue -h -t RUNNING,SUSPENDED,CONFIGURING,COMPLETING -o %i) || return 1
+	[[ -z $ids ]]
+}
+
+# Cancel this cluster's running jobs so that no job process outlives stop.
+cancel_running_jobs() {
+	local ids
+	ctld_ok || return 0
+	ids=$(squeue -h -t RUNNING,SUSPENDED,CONFIGURING -o %i 2>/dev/null | tr '\n' ' ')
+	if [[ -n ${ids// /} ]]; then
+		say "cancelling running jobs: $ids"
+		# shellcheck disable=SC2086  # word splitting of the id list is wanted
+		scancel $ids 2>/dev/null || true
+	fi
+	wait_for 30 no_running_jobs ||
+		say "some jobs still running after 30s"
+}
+
+stop_slurm() {
+	cancel_running_jobs
+	stop_slurm_daemon slurmd "$RUN/slurmd.pid"
+	local pid
+	local -a steps=()
+	while read -r pid; do
+		[[ -n $pid ]] && steps+=("$pid")
+	done < <(our_daemon_pids /usr/sbin/slurmstepd)
+	kill_wait slurmstepd 10 "${steps[@]}"
+	stop_slurm_daemon slurmctld "$RUN/slurmctld.pid"
+	stop_slurm_daemon slurmdbd "$RUN/slurmdbd.pid"
+}
+
+cmd_start() {
+	check_deps
+	say "scratch directory $DIR"
+	mkdir -p "$RUN" "$LOG"
+	stop_slurm
+	make_dirs
+	start_munge
+	start_mariadb
+	setup_db
+	write_priority_conf "$here/priority-default.conf"
+	write_slurm_conf
+	write_slurmdbd_conf
+	start_slurmdbd
+	start_slurmctld
+	start_slurmd
+	resume_node
+	say "cluster $CLUSTER is up"
+	echo "export SLURM_CONF=$SLURM_CONF"
+}
+
+cmd_stop() {
+	stop_slurm
+	stop_mariadb
+	stop_munge
+	say "stopped"
+}
+
+cmd_restart_ctld() {
+	check_deps
+	[[ -e $ETC/slurm.conf ]] || die "no $ETC/slurm.conf; run: $0 start"
+	stop_slurm_daemon slurmctld "$RUN/slurmctld.pid"
+	write_priority_conf ""
+	write_slurm_conf
+	start_slurmctld
+	wait_for "$TIMEOUT" node_registered ||
+		fail "node $NODE not responding after restart (state '$(node_state)')" \
+			"$LOG/slurmctld.log"
+	say "slurmctld restarted; node $NODE $(node_state)"
+}
+
+# status_line NAME EXE PIDFILE
+status_line() {
+	local pid
+	pid=$(pidfile_pid "$3")
+	if [[ -n $pid ]] && pid_is "$2" "$pid"; then
+		printf '%-10s running (pid %s)\n' "$1" "$pid"
+	else
+		printf '%-10s stopped\n' "$1"
+	fi
+}
+
+cmd_status() {
+	local rc=0
+	echo "directory  $DIR"
+	if munge_ok; then
+		if [[ -e $RUN/munge.ours ]]; then
+			echo "munge      running (started by cluster.sh, pid $(pidfile_pid "$RUN/munge.ours"))"
+		else
+			echo "munge      running (not ours)"
+		fi
+	else
+		echo "munge      not answering"
+		rc=1
+	fi
+	if mysqld_ok; then
+		if [[ -e $RUN/mariadb.ours ]]; then
+			echo "mariadb    running (started by cluster.sh, pid $(pidfile_pid "$RUN/mariadb.ours"))"
+		else
+			echo "mariadb    running (not ours)"
+		fi
+	else
+		echo "mariadb    not answering"
+		rc=1
+	fi
+	status_line slurmdbd /usr/sbin/slurmdbd "$RUN/slurmdbd.pid"
+	status_line slurmctld /usr/sbin/slurmctld "$RUN/slurmctld.pid"
+	status_line slurmd /usr/sbin/slurmd "$RUN/slurmd.pid"
+	if [[ -e $SLURM_CONF ]] && ctld_ok; then
+		scontrol ping
+		sinfo
+		echo "export SLURM_CONF=$SLURM_CONF"
+	else
+		rc=1
+	fi
+	return "$rc"
+}
+
+cmd_logs() {
+	local name=${1:-slurmctld} lines=${MFPRIO_LOG_LINES:-50}
+	case $name in
+	slurmctld | slurmd | slurmdbd) tail -n "$lines" "$LOG/$name.log" ;;
+	mariadb) tail -n "$lines" "$LOG/mariadb/mariadb.err" ;;
+	munge) tail -n "$lines" /var/log/munge/munged.log ;;
+	*) die "logs: unknown log '$name' (slurmctld slurmd slurmdbd mariadb munge)" ;;
+	esac
+}
+
+# ---------------------------------------------------------------- accounts
+
+# assoc_field ACCOUNT USER FIELD: FIELD of the association, empty if none.
+assoc_field() {
+	sacctmgr -n -P show assoc where cluster="$CLUSTER" account="$1" \
+		format=User,"$3" | awk -F'|' -v u="$2" '$1 == u { print $2; found = 1 } END { exit !found }'
+}
+
+ensure_account() {
+	local parent=$1 name=$2 shares=$3 cur
+	if cur=$(assoc_field "$name" "" Fairshare); then
+		if [[ $(assoc_field "$name" "" ParentName) != "$parent" ]]; then
+			say "account $name: moving under $parent"
+			sacctmgr -i modify account where name="$name" cluster="$CLUSTER" \
+				set parent="$parent" >/dev/null
+		fi
+		if [[ $cur != "$shares" ]]; then
+			say "account $name: fairshare $cur -> $shares"
+			sacctmgr -i modify account where name="$name" cluster="$CLUSTER" \
+				set fairshare="$shares" >/dev/null
+		fi
+	else
+		say "account $name: adding under $parent, fairshare $shares"
+		sacctmgr -i add account "$name" cluster="$CLUSTER" parent="$parent" \
+			fairshare="$shares" description="$name" organization=mfprio >/dev/null
+	fi
+}
+
+ensure_user() {
+	local account=$1 name=$2 shares=$3 cur
+	if ! id -u "$name" >/dev/null 2>&1; then
+		say "unix user $name: adding"
+		useradd -M -s /bin/sh "$name"
+	fi
+	if cur=$(assoc_field "$account" "$name" Fairshare); then
+		if [[ $cur != "$shares" ]]; then
+			say "user $name in $account: fairshare $cur -> $shares"
+			sacctmgr -i modify user where name="$name" account="$account" \
+				cluster="$CLUSTER" set fairshare="$shares" >/dev/null
+		fi
+	else
+		say "user $name: adding to $account, fairshare $shares"
+		sacctmgr -i add user "$name" cluster="$CLUSTER" account="$account" \
+			fairshare="$shares" >/dev/null
+	fi
+}
+
+cmd_accounts() {
+	local file=${1:-}
+	[[ -n $file && -r $file ]] || die "usage: $0 accounts FILE"
+	dbd_ok >/dev/null 2>&1 || die "slurmdbd is not answering; run: $0 start"
+	local n=0 kind a b c extra
+	while read -r kind a b c extra || [[ -n $kind ]]; do
+		n=$((n + 1))
+		[[ -z $kind || $kind == \#* ]] && continue
+		[[ -n $c && -z $extra ]] ||
+			die "$file:$n: expected 'account PARENT NAME SHARES' or 'user ACCOUNT NAME SHARES'"
+		[[ $c =~ ^([0-9]+|parent)$ ]] ||
+			die "$file:$n: SHARES must be a number or 'parent', not '$c'"
+		# sacctmgr stores account and user names in lower case.
+		case $kind in
+		account) ensure_account "${a,,}" "${b,,}" "$c" ;;
+		user) ensure_user "${a,,}" "${b,,}" "$c" ;;
+		*) die "$file:$n: unknown kind '$kind'" ;;
+		esac
+	done <"$file"
+	say "associations of $file loaded"
+}
+
+usage() {
+	cat >&2 <<EOF
+usage: $0 COMMAND
+  deps            install the Debian packages the cluster needs
+  start           start munge, mariadb, slurmdbd, slurmctld, slurmd
+  stop            stop what start started
+  restart-ctld    restart slurmctld only (rereads MFPRIO_PLUGIN_DIR and,
+                  if set, MFPRIO_PRIORITY_CONF)
+  status          show what runs
+  logs [NAME]     tail a log (slurmctld, slurmd, slurmdbd, mariadb, munge)
+  accounts FILE   load associations ('account PARENT NAME SHARES',
+                  'user ACCOUNT NAME SHARES'; SHARES may be 'parent')
+EOF
+	exit 2
+}
+
+main() {
+	[[ $# -ge 1 ]] || usage
+	local cmd=$1
+	shift
+	case $cmd in
+	deps) cmd_deps ;;
+	start) cmd_start ;;
+	stop) cmd_stop ;;
+	restart-ctld) cmd_restart_ctld ;;
+	status) cmd_status ;;
+	logs) cmd_logs "$@" ;;
+	accounts) cmd_accounts "$@" ;;
+	-h | --help | help) usage ;;
+	*) usage ;;
+	esac
+}
+
+main "$@"
