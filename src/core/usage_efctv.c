@@ -10,6 +10,8 @@ typedef void (*_efctv_fn)(mf_assoc_t *a);
 
 static bool _takes_parent(mf_assoc_t *a);
 static void _walk(mf_tree_t *tree, _efctv_fn fn);
+static long double _siblings_usage(const mf_assoc_t *p);
+static void _depth_oblivious(mf_assoc_t *a, long double siblings_usage);
 
 /* Cases common to both algorithms; true when A is done. */
 static bool _takes_parent(mf_assoc_t *a)
@@ -56,10 +58,26 @@ long double mf_depth_oblivious_k(long double ratio_p, long double ratio_l)
 	return 1.0L / (1.0L + x * x);
 }
 
-void mf_usage_efctv_depth_oblivious_one(mf_assoc_t *a)
+/* Sum of the usage_norm of P's fair-share children, FairShare=parent
+ * ones excepted: the U_all_siblings of the spec. */
+static long double _siblings_usage(const mf_assoc_t *p)
+{
+	long double sum = 0.0L;
+
+	for (guint i = 0; i < p->fs_children->len; i++) {
+		const mf_assoc_t *s = g_ptr_array_index(p->fs_children, i);
+
+		if (!mf_assoc_is_parent_fs(s))
+			sum += s->usage_norm;
+	}
+	return sum;
+}
+
+/* DEPTH_OBLIVIOUS for A, its siblings' usage being SIBLINGS_USAGE. */
+static void _depth_oblivious(mf_assoc_t *a, long double siblings_usage)
 {
 	const mf_assoc_t *p;
-	long double ratio_p, ratio_s = 0.0L, ratio_l, k;
+	long double ratio_p, ratio_s, ratio_l, k;
 
 	if (_takes_parent(a))
 		return;
@@ -70,13 +88,7 @@ void mf_usage_efctv_depth_oblivious_one(mf_assoc_t *a)
 		return;
 	}
 	ratio_p = p->usage_efctv / p->shares_norm;
-	for (guint i = 0; i < p->fs_children->len; i++) {
-		const mf_assoc_t *s = g_ptr_array_index(p->fs_children, i);
-
-		if (!mf_assoc_is_parent_fs(s))
-			ratio_s += s->usage_norm;
-	}
-	ratio_s /= p->shares_norm;
+	ratio_s = siblings_usage / p->shares_norm;
 	ratio_l = (a->usage_norm / a->shares_norm) / ratio_s;
 	k = mf_depth_oblivious_k(ratio_p, ratio_l);
 	/* Slurm raises r_l to k in double precision; so do we, to agree
@@ -84,6 +96,12 @@ void mf_usage_efctv_depth_oblivious_one(mf_assoc_t *a)
 	a->usage_efctv = ratio_p * (long double) pow((double) ratio_l,
 						     (double) k) *
 		a->shares_norm;
+}
+
+void mf_usage_efctv_depth_oblivious_one(mf_assoc_t *a)
+{
+	_depth_oblivious(a, a->fs_parent ? _siblings_usage(a->fs_parent)
+					 : 0.0L);
 }
 
 static void _walk(mf_tree_t *tree, _efctv_fn fn)
@@ -100,5 +118,20 @@ void mf_usage_efctv_classic(mf_tree_t *tree)
 
 void mf_usage_efctv_depth_oblivious(mf_tree_t *tree)
 {
-	_walk(tree, mf_usage_efctv_depth_oblivious_one);
+	/* each parent's sibling sum once, not once per child: a level of n
+	 * siblings costs n, not n^2 */
+	for (guint i = 0; i < tree->order->len; i++) {
+		mf_assoc_t *p = g_ptr_array_index(tree->order, i);
+		long double sum;
+
+		if (!p->fs_parent)
+			_depth_oblivious(p, 0.0L);
+		if (!p->fs_children->len)
+			continue;
+		sum = _siblings_usage(p);
+		for (guint j = 0; j < p->fs_children->len; j++)
+			_depth_oblivious(g_ptr_array_index(p->fs_children, j),
+					 sum);
+	}
 }
+
