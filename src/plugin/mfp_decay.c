@@ -348,7 +348,7 @@ static int _charge_running(void *x, void *arg)
 	job_record_t *job_ptr = x;
 
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-		return _charge_finished(x, NULL);
+		return _charge_finished(x, NULL);   /* the pass forgets them */
 	if (((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
 	    job_ptr->start_time && job_ptr->assoc_ptr)
@@ -374,7 +374,9 @@ static int _charge_finished(void *x, void *arg)
 	if (g_hash_table_contains(_swept, key))
 		return 0;
 	_charge(job_ptr, _last_ran, job_ptr->end_time, true, false);
-	g_hash_table_insert(_swept, key, GINT_TO_POINTER(1));
+	g_hash_table_insert(_swept, key, GSIZE_TO_POINTER(job_ptr->end_time));
+	if (arg)
+		(*(int *) arg)++;
 	return 0;
 }
 
@@ -387,12 +389,17 @@ static void _sweep(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 
+	int charged = 0;
+
 	if (_limits() || !_last_ran)
 		return;
 	lock_slurmctld(job_write_lock);
 	assoc_mgr_lock(&locks);
-	list_for_each(job_list, _charge_finished, NULL);
+	list_for_each(job_list, _charge_finished, &charged);
 	assoc_mgr_unlock(&locks);
+	/* remembered across a restart until the next pass */
+	if (charged)
+		(void) mfp_charged_write(_swept);
 	unlock_slurmctld(job_write_lock);
 }
 
@@ -453,7 +460,10 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 	list_for_each(job_list, _charge_running, &now);
 	assoc_mgr_unlock(&locks);
 	_last_ran = now;
-	g_hash_table_remove_all(_swept);
+	if (g_hash_table_size(_swept)) {
+		g_hash_table_remove_all(_swept);
+		(void) mfp_charged_write(_swept);
+	}
 	unlock_slurmctld(job_write_lock);
 
 	/* 4. fair-share */
@@ -501,6 +511,7 @@ static void *_decay_thread(void *arg)
 	if (!last_reset)
 		last_reset = time(NULL);
 	_last_ran = read_ran;
+	mfp_charged_read(_swept, _last_ran);
 
 	slurm_mutex_lock(&_lock);
 	_ready = true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -167,4 +168,78 @@ int mfp_state_write(time_t last_ran, time_t last_reset)
 	xfree(new);
 	free_buf(buf);
 	return rc;
+}
+
+#define CHARGED_NAME "mfprio_charged_jobs"
+
+int mfp_charged_write(GHashTable *charged)
+{
+	char *path, *new;
+	GHashTableIter it;
+	gpointer k, v;
+	FILE *f;
+	int rc = 0;
+
+	path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+			      CHARGED_NAME);
+	if (!g_hash_table_size(charged)) {
+		(void) unlink(path);
+		xfree(path);
+		return 0;
+	}
+	new = xstrdup_printf("%s.new", path);
+	lock_state_files();
+	if (!(f = fopen(new, "w"))) {
+		error("mfprio: cannot create %s: %m", new);
+		rc = -1;
+	} else {
+		g_hash_table_iter_init(&it, charged);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			fprintf(f, "%u %ld\n", GPOINTER_TO_UINT(k),
+				(long) GPOINTER_TO_SIZE(v));
+		if (fflush(f) || fsync(fileno(f)) < 0) {
+			error("mfprio: cannot write %s: %m", new);
+			rc = -1;
+		}
+		if (fclose(f) && !rc) {
+			error("mfprio: cannot close %s: %m", new);
+			rc = -1;
+		}
+		if (!rc && rename(new, path) < 0) {
+			error("mfprio: cannot rename %s to %s: %m", new, path);
+			rc = -1;
+		}
+		if (rc)
+			(void) unlink(new);
+	}
+	unlock_state_files();
+	xfree(path);
+	xfree(new);
+	return rc;
+}
+
+void mfp_charged_read(GHashTable *charged, time_t last_ran)
+{
+	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+				    CHARGED_NAME);
+	unsigned int id;
+	long end;
+	FILE *f;
+	int n;
+
+	lock_state_files();
+	if ((f = fopen(path, "r"))) {
+		while ((n = fscanf(f, "%u %ld", &id, &end)) == 2) {
+			if (end > last_ran)
+				g_hash_table_insert(charged,
+						    GUINT_TO_POINTER(id),
+						    GSIZE_TO_POINTER(end));
+		}
+		if (n != EOF)
+			error("mfprio: %s is malformed; ignoring the rest "
+			      "of it", path);
+		fclose(f);
+	}
+	unlock_state_files();
+	xfree(path);
 }

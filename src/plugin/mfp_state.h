@@ -18,11 +18,23 @@
 #define MFPRIO_PLUGIN_MFP_STATE_H
 
 #include <time.h>
+#include <glib.h>
 
 /* Read the times into *LAST_RAN and *LAST_RESET (0 when unknown). */
 void mfp_state_read(time_t *last_ran, time_t *last_reset);
 
 /* Write the times.  Returns 0, or -1 after logging why. */
 int mfp_state_write(time_t last_ran, time_t last_reset);
+
+/*
+ * StateSaveLocation/mfprio_charged_jobs (mfprio's own, text): the jobs
+ * charged since the last decay pass because they ended (job id -> end
+ * time), so that a restart before the next pass does not charge them twice.
+ * mfp_charged_write() replaces the file with the contents of CHARGED
+ * (removes it when empty); mfp_charged_read() adds to CHARGED the entries
+ * that ended after LAST_RAN.  A bad file is logged and ignored.
+ */
+int mfp_charged_write(GHashTable *charged);
+void mfp_charged_read(GHashTable *charged, time_t last_ran);
 
 #endif

@@ -40,6 +40,9 @@ mfp_conf_t mfp_conf = {
 pthread_mutex_t mfp_conf_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static bool _controller;          /* loaded by slurmctld */
+/* configuration arrays replaced by a reconfigure, freed at fini */
+static GPtrArray *_retired;       /* mf_tres_set_t * */
+static GPtrArray *_retired_x;     /* xmalloc'ed double * */
 static bool _thread_started;
 
 static uint32_t _mf_flags(uint32_t slurm_flags);
@@ -120,9 +123,14 @@ void mfp_conf_load(void)
 	c->max_age = slurm_conf.priority_max_age;
 	c->favor_small = slurm_conf.priority_favor_small;
 
-	mf_tres_set_free(c->tres);
+	/* Readers (priority_p_set under slurmctld's job lock, sprio) may
+	 * still hold the old arrays while a reconfigure runs without that
+	 * lock: retire them instead of freeing them until fini. */
+	if (c->tres)
+		g_ptr_array_add(_retired, c->tres);
+	if (c->weight_tres)
+		g_ptr_array_add(_retired_x, c->weight_tres);
 	c->tres = _tres_set();
-	xfree(c->weight_tres);
 	c->weight_tres = slurm_get_tres_weight_array(
 		slurm_conf.priority_weight_tres, (int) c->tres->cnt, true);
 
@@ -153,6 +161,9 @@ int init(void)
 		return SLURM_SUCCESS;
 	}
 	_controller = true;
+	_retired = g_ptr_array_new_with_free_func(
+		(GDestroyNotify) mf_tres_set_free);
+	_retired_x = g_ptr_array_new();
 
 	slurm_mutex_lock(&mfp_conf_mutex);
 	mfp_conf.calc_fairshare = true;
@@ -212,6 +223,11 @@ int fini(void)
 	xfree(mfp_conf.weight_tres);
 	mf_tres_set_free(mfp_conf.tres);
 	mfp_conf.tres = NULL;
+	for (guint i = 0; i < _retired_x->len; i++)
+		xfree(_retired_x->pdata[i]);
+	g_ptr_array_free(_retired_x, TRUE);
+	g_ptr_array_free(_retired, TRUE);
+	_retired = _retired_x = NULL;
 	slurm_mutex_unlock(&mfp_conf_mutex);
 	debug("mfprio: priority/multifactor unloaded");
 	return SLURM_SUCCESS;

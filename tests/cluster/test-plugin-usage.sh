@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-plugin-usage.sh: jobs of known size and length charge the usage they
+# should, through mfprio's plugin in the live slurmctld.
+#
+# A job of C CPUs running S seconds under a QOS with UsageFactor F charges
+# about C * S * F to its association and each ancestor (billing is the CPU
+# count here; the half-life of 7 days decays it by under 0.1% meanwhile).
+#
+#   1. AccountingStorageEnforce with limits (the cluster's default):
+#      slurmctld reports the job's end and the usage is there at once;
+#   2. AccountingStorageEnforce=associations only: slurmctld reports no job
+#      end to the plugin.  Upstream's plugin then loses whatever the job ran
+#      after the last decay pass (a 20 s job between two passes charges
+#      nothing); mfprio charges finished jobs at the next pass, so nothing
+#      is lost.  The same job under upstream's plugin shows the difference.
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+UF=1000
+SECS=20
+CPUS=2
+expect=$((CPUS * SECS * UF))
+
+use_plugin ours
+export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
+MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+	tail -n 30 "$out/start.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+unset MFPRIO_PRIORITY_CONF
+"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
+	tail -n 30 "$out/accounts.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+users=$(awk '$1 == "user" { print $3 }' "$here/layout-basic.txt" | sort -u | paste -sd,)
+sacctmgr -i add qos uf UsageFactor=$UF >/dev/null 2>&1 ||
+	sacctmgr -i modify qos uf set UsageFactor=$UF >/dev/null
+sacctmgr -i modify user where name="$users" set qos+=uf >/dev/null
+
+# raw_usage ACCOUNT [USER]: sshare's RawUsage of that association
+raw_usage() {
+	sshare -n -P -a -o Account,User,RawUsage | tr -d ' ' |
+		awk -F'|' -v a="$1" -v u="${2:-}" '$1 == a && $2 == u { print $3; f = 1 } END { if (!f) print 0 }'
+}
+
+# run_job USER ACCOUNT: a CPUS x SECS job under QOS uf, waited for
+run_job() {
+	local id state end=$((SECONDS + SECS + 90))
+	id=$(sbatch --parsable --uid="$1" -A "$2" -n "$CPUS" --qos=uf -D /tmp -o /dev/null \
+		--wrap "sleep $SECS") || return 1
+	while ((SECONDS < end)); do
+		state=$(scontrol show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z]*' | cut -d= -f2)
+		[[ $state == COMPLETED ]] && return 0
+		[[ $state == FAILED || $state == CANCELLED ]] && break
+		sleep 1
+	done
+	say "job $id of $1 ended $state"
+	return 1
+}
+
+# within VALUE EXPECTED PCT
+within() {
+	awk -v v="$1" -v e="$2" -v p="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(d <= e * p / 100) }'
+}
+
+# start_ctld_enforce ENFORCE: slurmctld again with AccountingStorageEnforce
+# set to ENFORCE (cluster.sh always writes the limits one, so this edits its
+# slurm.conf and starts the daemon the way cluster.sh does)
+start_ctld_enforce() {
+	stop_ctld
+	sed -i "s/^AccountingStorageEnforce=.*/AccountingStorageEnforce=$1/" "$SLURM_CONF"
+	if [[ -n ${MFPRIO_PLUGIN_DIR:-} ]]; then
+		sed -i "s|^PluginDir=.*|PluginDir=$MFPRIO_PLUGIN_DIR:${UPSTREAM_SO%/*}|" "$SLURM_CONF"
+	else
+		sed -i "s|^PluginDir=.*|PluginDir=${UPSTREAM_SO%/*}|" "$SLURM_CONF"
+	fi
+	local t
+	t=$(date +%s)
+	setsid slurmctld -f "$SLURM_CONF" </dev/null >>"$DIR/log/slurmctld.stderr" 2>&1
+	local end=$((SECONDS + 60))
+	until ctld_alive && scontrol show node "$NODE" 2>/dev/null | grep -q 'State=IDLE'; do
+		((SECONDS < end)) || { say "slurmctld did not come back"; return 1; }
+		sleep 1
+	done
+	wait_tick "$t"
+}
+
+# 1. with limits: the job's end is reported
+before=$(raw_usage c u2)
+run_job u2 c
+sleep 2
+after=$(raw_usage c u2)
+got=$((after - before))
+check "limits: a ${SECS}s job of $CPUS CPUs charged $got at its end (expected ~$expect)" \
+	within "$got" "$expect" 10
+
+# 2. without limits
+start_ctld_enforce associations || { echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+check "our plugin runs without limits enforcement" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+before=$(raw_usage e u4)
+wait_tick "$(date +%s)"
+run_job u4 e
+wait_tick "$(date +%s)"
+after=$(raw_usage e u4)
+got=$((after - before))
+check "no limits: our plugin charged $got for a ${SECS}s job (expected ~$expect)" \
+	within "$got" "$expect" 10
+acct_got=$(($(raw_usage e) - 0))
+check "no limits: its account e holds it too ($acct_got)" within "$acct_got" "$expect" 10
+
+use_plugin upstream
+start_ctld_enforce associations || { echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+before=$(raw_usage f u5)
+# right after a pass, so that the whole job falls between two passes
+wait_tick "$(date +%s)"
+run_job u5 f
+wait_tick "$(date +%s)"
+after=$(raw_usage f u5)
+up_got=$((after - before))
+say "upstream's plugin charged $up_got for the same job (expected ~$expect): the rest is lost"
+check "no limits: upstream loses what ours keeps ($up_got, ours $got)" \
+	test "$up_got" -lt "$((expect / 10))"
+
+# back to the cluster's own configuration
+use_plugin ours
+"$here/cluster.sh" restart-ctld >"$out/restore.log" 2>&1
+check "slurmctld is up" ctld_alive
+finish
