@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-plugin-robust.sh: mfprio's plugin in a live slurmctld under churn.
+#
+# While jobs are submitted and sprio/sshare ask continuously, slurmctld is
+# reconfigured again and again (switching the fair-share algorithm, the
+# dampening factor, the PRIO debug flag, fsdampeningfactor by scontrol).
+# Then: slurmctld is the same process and answers, every job submitted ran,
+# sprio and sshare never failed, and the decay thread still ticks.
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+use_plugin ours
+m0=$(log_mark)
+export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
+"$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+	tail -n 30 "$out/start.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+unset MFPRIO_PRIORITY_CONF
+"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
+	tail -n 30 "$out/accounts.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+pid0=$(ctld_pid)
+check "our plugin is loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+
+stop=$out/stop
+# submitter: short jobs from several users and partitions
+(
+	i=0
+	while [[ ! -e $stop ]]; do
+		for spec in u1:b:debug u2:c:big u4:e:debug,big u5:f:debug u7:z:big; do
+			IFS=: read -r u a p <<<"$spec"
+			sbatch --parsable --uid="$u" -A "$a" -p "$p" -n 1 -D /tmp -o /dev/null \
+				--wrap 'sleep 1' >>"$out/ids" 2>>"$out/sbatch.err" || echo x >>"$out/sbatch.fail"
+		done
+		i=$((i + 1))
+		sleep 0.5
+	done
+) &
+sub=$!
+# readers
+(
+	while [[ ! -e $stop ]]; do
+		sprio -l >/dev/null 2>>"$out/sprio.err" || echo x >>"$out/sprio.fail"
+		sprio -l -u u1 -p debug >/dev/null 2>>"$out/sprio.err" || true
+		sshare -a -l -P >/dev/null 2>>"$out/sshare.err" || echo x >>"$out/sshare.fail"
+	done
+) &
+rd=$!
+
+variants=("" "PriorityFlags=NO_FAIR_TREE" "PriorityFlags=DEPTH_OBLIVIOUS"
+	"PriorityFlags=NO_FAIR_TREE
+FairShareDampeningFactor=3" "PriorityFlags=CALCULATE_RUNNING,INCR_ONLY" "")
+n=0
+for v in "${variants[@]}"; do
+	{ cat "$here/priority-default.conf"; printf '%s\n' "$v"; } >"$DIR/etc/priority.conf"
+	scontrol reconfigure >>"$out/reconf.log" 2>&1 || echo x >>"$out/reconf.fail"
+	scontrol setdebugflags +priority >>"$out/reconf.log" 2>&1
+	scontrol setdebugflags -priority >>"$out/reconf.log" 2>&1
+	scontrol setfsdampeningfactor $((n % 3 + 1)) >>"$out/reconf.log" 2>&1
+	n=$((n + 1))
+	sleep 8
+done
+touch "$stop"
+wait "$sub" "$rd"
+
+check "slurmctld is the same process ($pid0) and answers" \
+	bash -c "[[ \$(cat '$DIR/run/slurmctld.pid' | tr -dc 0-9) == $pid0 ]]"
+check "slurmctld answers" ctld_alive
+check "no reconfigure failed" test ! -e "$out/reconf.fail"
+check "no sprio failed" test ! -e "$out/sprio.fail"
+check "no sshare failed" test ! -e "$out/sshare.fail"
+check "no submission failed" test ! -e "$out/sbatch.fail"
+total=$(wc -l <"$out/ids")
+end=$((SECONDS + 180))
+while ((SECONDS < end)); do
+	left=$(squeue -h | wc -l)
+	((left == 0)) && break
+	sleep 2
+done
+check "all $total jobs ran (left in queue: $left)" test "$left" -eq 0
+t=$(date +%s)
+check "the decay thread still ticks" wait_tick "$t"
+check "no fatal error logged" bash -c "! tail -n +$((m0 + 1)) '$LOG' | grep -q 'fatal'"
+finish
