@@ -87,6 +87,7 @@ START_TEST(test_values)
 		"NodeName=m1 Sockets=2 CoresPerSocket=4 ThreadsPerCore=2 "
 		"RealMemory=64000\n"
 		"PartitionName=DEFAULT MaxTime=1-0\n"
+		"PartitionName=DEFAULT PriorityTier=1\n"  /* adds, keeps MaxTime */
 		"PartitionName=debug Nodes=n[1-2] Default=YES "
 		"PriorityJobFactor=10\n"
 		"PartitionName=big Nodes=ALL Priority=30 "

@@ -155,15 +155,15 @@ static void _read_time(mf_prio_conf_t *pc, const mf_conf_t *conf,
 	*out = mins * 60U;   /* UNLIMITED wraps as in slurmctld */
 }
 
-/* The settings of a record line, with a DEFAULT record's as fall-back. */
+/* The settings of a record line, with the DEFAULT records seen before it
+ * as fall-back, the latest first (each DEFAULT line sets only its keys). */
 static const mf_conf_pair_t *_rec_get(const mf_conf_record_t *rec,
-				      const mf_conf_record_t *dflt,
-				      const char *key)
+				      const GPtrArray *dflt, const char *key)
 {
 	const mf_conf_pair_t *p = mf_conf_record_get(rec, key);
 
-	if (!p && dflt)
-		p = mf_conf_record_get(dflt, key);
+	for (guint i = dflt->len; !p && i-- > 0;)
+		p = mf_conf_record_get(dflt->pdata[i], key);
 	return p;
 }
 
@@ -258,7 +258,7 @@ static void _node_gres(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
 
 static void _read_nodes(mf_prio_conf_t *pc, const mf_conf_t *conf)
 {
-	const mf_conf_record_t *dflt = NULL;
+	GPtrArray *dflt = g_ptr_array_new();
 
 	for (guint r = 0; r < conf->records->len; r++) {
 		const mf_conf_record_t *rec = conf->records->pdata[r];
@@ -272,7 +272,7 @@ static void _read_nodes(mf_prio_conf_t *pc, const mf_conf_t *conf)
 			continue;
 		np = rec->pairs->pdata[0];
 		if (!strcasecmp(np->value, "DEFAULT")) {
-			dflt = rec;
+			g_ptr_array_add(dflt, (gpointer)rec);
 			continue;
 		}
 		if (!(names = mf_hostlist_expand(np->value, &e))) {
@@ -317,6 +317,7 @@ static void _read_nodes(mf_prio_conf_t *pc, const mf_conf_t *conf)
 		}
 		g_ptr_array_unref(names);
 	}
+	g_ptr_array_unref(dflt);
 }
 
 static mf_conf_node_t *_find_node(mf_prio_conf_t *pc, const char *name)
@@ -387,7 +388,7 @@ static void _part_tres(mf_prio_conf_t *pc, mf_conf_part_t *part)
 
 static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 {
-	const mf_conf_record_t *dflt = NULL;
+	GPtrArray *dflt = g_ptr_array_new();
 
 	for (guint r = 0; r < conf->records->len; r++) {
 		const mf_conf_record_t *rec = conf->records->pdata[r];
@@ -400,7 +401,7 @@ static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 			continue;
 		np = rec->pairs->pdata[0];
 		if (!strcasecmp(np->value, "DEFAULT")) {
-			dflt = rec;
+			g_ptr_array_add(dflt, (gpointer)rec);
 			continue;
 		}
 		if (mf_prio_conf_find_part(pc, np->value)) {
@@ -417,15 +418,6 @@ static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 		part->part.max_time = MF_INFINITE;
 
 		_part_nodes(pc, _rec_get(rec, dflt, "Nodes"), part);
-		if ((p = _rec_get(rec, dflt, "Priority"))) {
-			uint16_t v;
-
-			if (_parse_u16(p->value, &v, &why))
-				_warn(pc, p, "'%s' %s; using 1", p->value, why);
-			else
-				part->part.priority_job_factor =
-					part->part.priority_tier = v;
-		}
 		if ((p = _rec_get(rec, dflt, "PriorityJobFactor"))) {
 			uint16_t v;
 
@@ -443,6 +435,17 @@ static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 				      why, part->part.priority_tier);
 			else
 				part->part.priority_tier = v;
+		}
+		/* Priority= sets both, over PriorityJobFactor and
+		 * PriorityTier, as Slurm reads it */
+		if ((p = _rec_get(rec, dflt, "Priority"))) {
+			uint16_t v;
+
+			if (_parse_u16(p->value, &v, &why))
+				_warn(pc, p, "'%s' %s; ignored", p->value, why);
+			else
+				part->part.priority_job_factor =
+					part->part.priority_tier = v;
 		}
 		if ((p = _rec_get(rec, dflt, "MaxTime"))) {
 			mf_error_t e;
@@ -475,6 +478,7 @@ static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 		part->part.billing_weights = part->billing_weights;
 		g_ptr_array_add(pc->parts, part);
 	}
+	g_ptr_array_unref(dflt);
 }
 
 static void _read_tres(mf_prio_conf_t *pc, const mf_conf_t *conf)
