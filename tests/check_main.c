@@ -3,6 +3,29 @@
 
 #include "suites.h"
 
+/*
+ * The spec's Figure 3.  Usage is given so that root's total is 1000: the
+ * spec speaks of fractions "of the machine", and users 1, 2 and 4 used 0.2,
+ * 0.25 and 0.25 of it; the remaining 0.3 was used by nobody listed, so root
+ * carries 300 of its own (as usage of a removed association stays on root).
+ */
+const tt_row_t tt_figure3[] = {
+	{ "A", NULL, "root", 40, 0 },
+	{ "D", NULL, "root", 60, 0 },
+	{ "B", NULL, "A", 30, 0 },
+	{ "C", NULL, "A", 10, 0 },
+	{ "E", NULL, "D", 25, 0 },
+	{ "F", NULL, "D", 35, 0 },
+	{ "B", "user1", NULL, 1, 200 },
+	{ "C", "user2", NULL, 1, 250 },
+	{ "C", "user3", NULL, 1, 0 },
+	{ "E", "user4", NULL, 1, 250 },
+	{ "F", "user5", NULL, 1, 0 },
+	{ "root", NULL, NULL, 1, 300 },
+	{ NULL, NULL, NULL, 0, 0 },
+};
+const size_t tt_figure3_len = sizeof(tt_figure3) / sizeof(tt_figure3[0]);
+
 mf_tree_t *tt_build(const tt_row_t *rows)
 {
 	mf_tree_t *tree = mf_tree_create();

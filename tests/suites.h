@@ -36,6 +36,11 @@ typedef struct {
 	double usage;            /* users: raw usage; accounts: own usage */
 } tt_row_t;
 
+/* The spec's Figure 3 (see check_main.c); tt_figure3_len rows with the
+ * terminator. */
+extern const tt_row_t tt_figure3[];
+extern const size_t tt_figure3_len;
+
 /* Build, finalize and sum a tree from ROWS (ending with acct == NULL);
  * fails the test on any error. */
 mf_tree_t *tt_build(const tt_row_t *rows);

@@ -12,22 +12,6 @@
 
 #define TOL 5e-7
 
-/* Figure 3 again (see test_fairshare_classic.c for the usage). */
-static const tt_row_t figure3[] = {
-	{ "A", NULL, "root", 40, 0 },
-	{ "D", NULL, "root", 60, 0 },
-	{ "B", NULL, "A", 30, 0 },
-	{ "C", NULL, "A", 10, 0 },
-	{ "E", NULL, "D", 25, 0 },
-	{ "F", NULL, "D", 35, 0 },
-	{ "B", "user1", NULL, 1, 200 },
-	{ "C", "user2", NULL, 1, 250 },
-	{ "C", "user3", NULL, 1, 0 },
-	{ "E", "user4", NULL, 1, 250 },
-	{ "F", "user5", NULL, 1, 0 },
-	{ "root", NULL, NULL, 1, 300 },
-	{ NULL, NULL, NULL, 0, 0 },
-};
 
 typedef struct {
 	const char *acct, *user;
@@ -69,7 +53,7 @@ static const do_expect_t expect[] = {
 
 START_TEST(test_figure3_do)
 {
-	mf_tree_t *tree = tt_build(figure3);
+	mf_tree_t *tree = tt_build(tt_figure3);
 	mf_fs_config_t cfg = { MF_FS_DEPTH_OBLIVIOUS, 1 };
 	const do_expect_t *x = &expect[_i];
 	mf_assoc_t *a;

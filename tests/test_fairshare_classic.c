@@ -13,27 +13,6 @@
 /* The spec's six decimals: half a unit of the last printed digit. */
 #define TOL 5e-7
 
-/*
- * Figure 3.  Usage is given so that root's total is 1000: the spec speaks
- * of fractions "of the machine", and users 1, 2 and 4 used 0.2, 0.25 and
- * 0.25 of it; the remaining 0.3 was used by nobody listed, so root carries
- * 300 of its own (as usage of a removed association would stay on root).
- */
-static const tt_row_t figure3[] = {
-	{ "A", NULL, "root", 40, 0 },
-	{ "D", NULL, "root", 60, 0 },
-	{ "B", NULL, "A", 30, 0 },
-	{ "C", NULL, "A", 10, 0 },
-	{ "E", NULL, "D", 25, 0 },
-	{ "F", NULL, "D", 35, 0 },
-	{ "B", "user1", NULL, 1, 200 },
-	{ "C", "user2", NULL, 1, 250 },
-	{ "C", "user3", NULL, 1, 0 },
-	{ "E", "user4", NULL, 1, 250 },
-	{ "F", "user5", NULL, 1, 0 },
-	{ "root", NULL, NULL, 1, 300 },
-	{ NULL, NULL, NULL, 0, 0 },
-};
 
 typedef struct {
 	const char *acct, *user;
@@ -70,7 +49,7 @@ static const fig3_expect_t fig3[] = {
 
 START_TEST(test_figure3)
 {
-	mf_tree_t *tree = tt_build(figure3);
+	mf_tree_t *tree = tt_build(tt_figure3);
 	mf_fs_config_t cfg = { MF_FS_CLASSIC, 1 };
 	const fig3_expect_t *x = &fig3[_i];
 	mf_assoc_t *a;
@@ -97,11 +76,12 @@ END_TEST
  * would have had .08 normalized shares" (4/5 * 10/40 * 40/100). */
 START_TEST(test_figure3_user2_four_shares)
 {
-	tt_row_t rows[G_N_ELEMENTS(figure3)];
+	tt_row_t rows[32];
 	mf_fs_config_t cfg = { MF_FS_CLASSIC, 1 };
 	mf_tree_t *tree;
 
-	memcpy(rows, figure3, sizeof(figure3));
+	g_assert(tt_figure3_len <= G_N_ELEMENTS(rows));
+	memcpy(rows, tt_figure3, tt_figure3_len * sizeof(*rows));
 	rows[7].shares = 4;
 	tree = tt_build(rows);
 	mf_fairshare_compute(tree, &cfg);
@@ -117,7 +97,7 @@ END_TEST
 START_TEST(test_dampening)
 {
 	/* user1: 2^(-(.3875/.3)/2) = 2^-0.645833 = 0.639124 */
-	mf_tree_t *tree = tt_build(figure3);
+	mf_tree_t *tree = tt_build(tt_figure3);
 	mf_fs_config_t cfg = { MF_FS_CLASSIC, 2 };
 
 	mf_fairshare_compute(tree, &cfg);
