@@ -83,16 +83,25 @@ expect_fail "explain a held job" 1 "job 103 is not listed by sprio" \
 expect_fail "explain an unknown job" 1 "job 999 is not in" \
 	$BASE --jobs "$S/jobs.txt" --explain 999
 
-# --- a real cluster's dumps against its sprio -l (sprio-vs-mfprio.sh)
-if [ -r "$C/now" ]; then
-	if "$MFPRIO" priority --conf "$C/slurm.conf" --jobs "$C/jobs" \
-		--qos "$C/qos" --assoc "$C/assoc" --usage "$C/usage" \
-		--assoc-prio "$C/assoc-prio" --now "$(cat "$C/now")" \
-		>"$out" 2>"$err" &&
-		"$TOP_SRCDIR/tests/cli/compare-sprio.sh" "$C/sprio" "$out" >"$err" 2>&1
-	then ok "cluster dumps reproduce the cluster's sprio -l ($(cat "$err"))"
-	else bad "cluster dumps reproduce the cluster's sprio -l"; fi
-fi
+# --- a real cluster's dumps against its sprio, one directory per variant
+# of settings (tests/cluster/sprio-vs-mfprio.sh --save): sprio -l, and
+# every column in full ('|'-separated) against -P
+for C in "$D"/cluster/*/; do
+	[ -r "$C/now" ] || continue
+	v=$(basename "$C")
+	for mode in "" -P; do
+		want="$C/sprio"
+		[ -z "$mode" ] || want="$C/sprio-P"
+		[ -r "$want" ] || continue
+		if "$MFPRIO" priority --conf "$C/slurm.conf" --jobs "$C/jobs" \
+			--qos "$C/qos" --assoc "$C/assoc" --usage "$C/usage" \
+			--assoc-prio "$C/assoc-prio" --now "$(cat "$C/now")" \
+			$mode >"$out" 2>"$err" &&
+			"$TOP_SRCDIR/tests/cli/compare-sprio.sh" "$want" "$out" >"$err" 2>&1
+		then ok "cluster $v: mfprio priority${mode:+ $mode} reproduces sprio ($(cat "$err"))"
+		else bad "cluster $v: mfprio priority${mode:+ $mode} reproduces sprio"; fi
+	done
+done
 
 # --- bad input: FILE:LINE and exit 1
 # shellcheck disable=SC2086

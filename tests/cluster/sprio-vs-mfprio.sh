@@ -4,10 +4,22 @@
 # that cluster's live `sprio -l`.  Exits 0 when every row matches, 1 on any
 # difference (each one shown), 2 when the cluster could not be set up.
 #
-# Usage: sprio-vs-mfprio.sh [--save DIR] [--keep]
+# Usage: sprio-vs-mfprio.sh [--save DIR] [--keep] [--quick]
 #   --save DIR   also copy the dumps (slurm.conf, priority.conf, jobs, qos,
-#                assoc, assoc-prio, usage, now, sprio) to DIR as fixtures
+#                assoc, assoc-prio, usage, now, sprio, sprio-P) of each
+#                variant V to DIR/V as fixtures
 #   --keep       leave the cluster running (default: stop it at the end)
+#   --quick      the default settings only, not the flag variants
+#
+# Variants (PriorityFlags and settings added to the default ones; slurmctld
+# is restarted for each, on the same jobs and usage):
+#   fairtree   the defaults: Fair Tree, every weight, TRES weights
+#   classic    NO_FAIR_TREE,NO_NORMAL_ALL, PriorityFavorSmall=YES
+#   oblivious  DEPTH_OBLIVIOUS,SMALL_RELATIVE_TO_TIME,ACCRUE_ALWAYS,MAX_TRES,
+#              FairShareDampeningFactor=3
+# Each variant is compared twice: `sprio -l` (whose TRES column is cut at
+# 20 characters) against `mfprio priority`, and sprio with every column in
+# full, '|'-separated, against `mfprio priority -P`.
 #
 # It starts the cluster (tests/cluster/cluster.sh) with a priority.conf of
 # its own: every weight non-zero, TRES weights with a unit and a license,
@@ -34,12 +46,14 @@ export SLURM_CONF=$DIR/etc/slurm.conf
 NODE=$(hostname -s)
 save=""
 keep=0
+quick=0
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--save) save=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	*) echo "usage: $0 [--save DIR] [--keep]" >&2; exit 2 ;;
+	--quick) quick=1; shift ;;
+	*) echo "usage: $0 [--save DIR] [--keep] [--quick]" >&2; exit 2 ;;
 	esac
 done
 
@@ -152,54 +166,96 @@ last_ran() {
 	echo $((16#$hex))
 }
 
-say "waiting for a priority calculation after the submissions"
-end=$((SECONDS + 150))
-until (($(last_ran) > submitted)); do
-	((SECONDS < end)) || die "no priority calculation within 150s"
-	sleep 2
-done
-
 # ------------------------------------------------------------ dumps
+SPRIO_P='%i|%r|%u|%Y|%S|%A|%B|%F|%J|%P|%Q|%N|%T'
 dump() {
-	scontrol -o show job >"$work/jobs"
-	sacctmgr -P -n show qos format=Name,Priority >"$work/qos"
+	local d=$1
+	scontrol -o show job >"$d/jobs"
+	sacctmgr -P -n show qos format=Name,Priority >"$d/qos"
 	sacctmgr -P -n show assoc where cluster=mfprio \
-		format=Account,User,ParentName,Fairshare >"$work/assoc"
+		format=Account,User,ParentName,Fairshare >"$d/assoc"
 	sacctmgr -P -n show assoc where cluster=mfprio \
-		format=Account,User,Priority >"$work/assoc-prio"
+		format=Account,User,Priority >"$d/assoc-prio"
 	scontrol -o show assoc_mgr flags=assoc |
 		sed -n 's/.* Account=\([^ ]*\) UserName=\([^( ]*\)[^ ]* .*UsageRaw\/Norm\/Efctv=\([0-9.]*\)\/.*/\1|\2|\3/p' \
-			>"$work/usage"
-	sprio -l >"$work/sprio"
-}
-for try in 1 2 3; do
-	before=$(last_ran)
-	dump
-	after=$(last_ran)
-	[[ $before == "$after" ]] && break
-	say "a calculation ran during the dumps; again"
-	[[ $try == 3 ]] && die "could not dump between two calculations"
-done
-echo "$before" >"$work/now"
-sed "s|^Include .*priority.conf|Include priority.conf|" "$SLURM_CONF" >"$work/slurm.conf"
-cp "$DIR/etc/priority.conf" "$work/priority.conf"
-
-# ------------------------------------------------------------ compare
-say "mfprio priority --now $before"
-"$MFPRIO" priority --conf "$work/slurm.conf" --jobs "$work/jobs" \
-	--qos "$work/qos" --assoc "$work/assoc" --usage "$work/usage" \
-	--assoc-prio "$work/assoc-prio" --now "$before" \
-	>"$work/mfprio" 2>"$work/mfprio.err" || {
-	cat "$work/mfprio.err" >&2
-	die "mfprio priority failed"
+			>"$d/usage"
+	sprio -l >"$d/sprio"
+	sprio -o "$SPRIO_P" >"$d/sprio-P"
 }
 
-if [[ -n $save ]]; then
-	mkdir -p "$save"
-	for f in slurm.conf priority.conf jobs qos assoc assoc-prio usage now sprio; do
-		cp "$work/$f" "$save/$f"
+failed=0
+# check VARIANT: wait for a calculation after $since, dump, compare.
+check() {
+	local v=$1 d=$work/$1 before after try end
+	mkdir -p "$d"
+	say "$v: waiting for a priority calculation"
+	end=$((SECONDS + 150))
+	until (($(last_ran) > since)); do
+		((SECONDS < end)) || die "$v: no priority calculation within 150s"
+		sleep 2
 	done
-	say "dumps saved in $save"
-fi
+	for try in 1 2 3; do
+		before=$(last_ran)
+		dump "$d"
+		after=$(last_ran)
+		[[ $before == "$after" ]] && break
+		say "$v: a calculation ran during the dumps; again"
+		[[ $try == 3 ]] && die "$v: could not dump between two calculations"
+	done
+	echo "$before" >"$d/now"
+	sed "s|^Include .*priority.conf|Include priority.conf|" "$SLURM_CONF" >"$d/slurm.conf"
+	cp "$DIR/etc/priority.conf" "$d/priority.conf"
 
-"$here/../cli/compare-sprio.sh" "$work/sprio" "$work/mfprio"
+	say "$v: mfprio priority --now $before"
+	for mode in "" -P; do
+		"$MFPRIO" priority --conf "$d/slurm.conf" --jobs "$d/jobs" \
+			--qos "$d/qos" --assoc "$d/assoc" --usage "$d/usage" \
+			--assoc-prio "$d/assoc-prio" --now "$before" $mode \
+			>"$d/mfprio$mode" 2>"$d/mfprio.err" || {
+			cat "$d/mfprio.err" >&2
+			die "$v: mfprio priority failed"
+		}
+	done
+	if [[ -n $save ]]; then
+		mkdir -p "$save/$v"
+		for f in slurm.conf priority.conf jobs qos assoc assoc-prio usage now sprio sprio-P; do
+			cp "$d/$f" "$save/$v/$f"
+		done
+	fi
+	printf '%s sprio -l:      ' "$v"
+	"$here/../cli/compare-sprio.sh" "$d/sprio" "$d/mfprio" || failed=$((failed + 1))
+	printf '%s sprio (full):  ' "$v"
+	"$here/../cli/compare-sprio.sh" "$d/sprio-P" "$d/mfprio-P" || failed=$((failed + 1))
+}
+
+since=$submitted
+check fairtree
+
+variant_lines() {
+	case $1 in
+	classic) printf '%s\n' "PriorityFlags=NO_FAIR_TREE,NO_NORMAL_ALL" \
+		"PriorityFavorSmall=YES" ;;
+	oblivious) printf '%s\n' \
+		"PriorityFlags=DEPTH_OBLIVIOUS,SMALL_RELATIVE_TO_TIME,ACCRUE_ALWAYS,MAX_TRES" \
+		"FairShareDampeningFactor=3" ;;
+	esac
+}
+if [[ $quick == 0 ]]; then
+	for v in classic oblivious; do
+		{
+			cat "$work/priority.conf"
+			variant_lines "$v"
+		} >"$DIR/etc/priority.conf"
+		since=$(date +%s)
+		say "$v: restarting slurmctld"
+		MFPRIO_PRIORITY_CONF="" "$here/cluster.sh" restart-ctld >/dev/null 9>&- ||
+			die "$v: cluster.sh restart-ctld failed"
+		check "$v"
+	done
+fi
+[[ -z $save ]] || say "dumps saved in $save"
+if [[ $failed -gt 0 ]]; then
+	say "$failed comparison(s) differ"
+	exit 1
+fi
+say "every comparison identical"
