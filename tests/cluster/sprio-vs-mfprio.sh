@@ -106,7 +106,7 @@ PriorityWeightJobSize=1000
 PriorityWeightPartition=2000
 PriorityWeightQOS=3000
 PriorityWeightTRES=CPU=500,Mem=1000G,License/matlab=700,Node=50
-PartitionName=prio3 Nodes=$NODE PriorityJobFactor=5 PriorityTier=2 TRESBillingWeights=CPU=2.0,Mem=0.5G MaxTime=2:00:00 State=UP
+PartitionName=prio3 Nodes=$NODE PriorityJobFactor=5 PriorityTier=2 TRESBillingWeights=CPU=1000,Mem=0.5G MaxTime=2:00:00 State=UP
 EOF
 
 say "starting the cluster"
@@ -128,8 +128,12 @@ sacctmgr -i modify user where name=u5 account=f cluster=mfprio set priority=40 >
 # slurmctld picks up association changes as slurmdbd pushes them
 sleep 2
 
+# Usage is charged in billing units: in prio3 a CPU-second bills 1000, so
+# that the two decimals of `scontrol show assoc_mgr` are 1e-7 of it (classic
+# fair-share is continuous in usage; Fair Tree only ranks).
 say "running jobs for usage"
-"$here/run-jobs.sh" u1:b:12:2 u2:c:6 u4:e:9 u5:f:3::big >/dev/null ||
+"$here/run-jobs.sh" u1:b:12:2:prio3 u2:c:6:1:prio3 u4:e:9:1:prio3 \
+	u5:f:3::big >/dev/null ||
 	die "run-jobs.sh failed"
 
 # ------------------------------------------------------------ pending jobs
