@@ -241,6 +241,9 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 	pj->priority = l->priority;
 	pj->submit_time = l->submit_time;
 	pj->begin_time = l->eligible_time;
+	/* the controller's accrue time when the dump has it (with
+	 * ACCRUE_ALWAYS its scheduler sets it to the submit time, held and
+	 * dependent jobs included, on its next pass); else derived */
 	if (l->has_accrue_time)
 		pj->accrue_time = l->accrue_time;
 	else
@@ -249,8 +252,6 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 						     l->eligible_time,
 						     l->priority == 0,
 						     l->dependent, false, now);
-	if ((c->pc->flags & MF_FLAG_ACCRUE_ALWAYS) && !pj->accrue_time)
-		pj->accrue_time = l->submit_time;
 	pj->min_nodes = l->min_nodes;
 	pj->cpu_cnt = l->max_cpus ? l->max_cpus : l->min_cpus;
 	pj->time_limit = l->time_limit;
