@@ -7,8 +7,9 @@
 # would (sacctmgr, sshare), and check that `mfprio fairshare` on the dump
 # prints what the live `sshare -a -l -P` prints, under Fair Tree, classic
 # (NO_FAIR_TREE), classic with FairShareDampeningFactor=2, and
-# DEPTH_OBLIVIOUS.  Factors must agree to 1e-6, RawUsage to 1 (it is
-# printed truncated, and account usage is summed from truncated rows).
+# DEPTH_OBLIVIOUS.  Factors must agree to 1e-6; users' RawUsage exactly;
+# an account's RawUsage to within the number of users (it is summed from
+# users' rows, each printed truncated).
 #
 # The jobs run under a QOS with UsageFactor=1000000 so that usage is large
 # and sshare's whole-number RawUsage loses nothing at six decimals.
@@ -66,13 +67,13 @@ compare() {
 	awk -F'|' -v name="$1" '
 	function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 	function abs(x) { return x < 0 ? -x : x }
-	NR == FNR { live[FNR] = $0; n = FNR; next }
+	NR == FNR { live[FNR] = $0; n = FNR; if ($2 != "" && FNR > 1) users++; next }
 	{
 		m = FNR
 		split(live[FNR], a, "|"); k = split($0, b, "|")
 		for (i = 1; i <= k; i++) {
 			if (a[i] == b[i]) continue
-			tol = (i == 5) ? 1 : 1.01e-6
+			tol = (i != 5) ? 1.01e-6 : (b[2] == "" ? users : 0)
 			if (isnum(a[i]) && isnum(b[i]) && abs(a[i] - b[i]) <= tol) {
 				if (i != 5 && abs(a[i] - b[i]) > maxd) maxd = abs(a[i] - b[i])
 				continue
@@ -99,10 +100,22 @@ FairShareDampeningFactor=2"
 for c in "${cases[@]}"; do
 	name=${c%%|*}
 	extra=${c#*|}
-	{ cat "$here/priority-default.conf"; printf '%s\n' "$extra"; } >"$DIR/etc/priority.conf"
+	{ cat "$here/priority-default.conf"; printf '%s\n' "$extra"; } >"$out/$name.conf"
 	t=$(date +%s)
-	if ! "$here/cluster.sh" restart-ctld >"$out/$name.restart" 2>&1 || ! wait_tick "$t"; then
+	if ! MFPRIO_PRIORITY_CONF="$out/$name.conf" "$here/cluster.sh" restart-ctld \
+		>"$out/$name.restart" 2>&1 || ! wait_tick "$t"; then
 		say "$name: slurmctld did not come back"; tail "$out/$name.restart"
+		fail=$((fail + 1)); continue
+	fi
+	# the daemon really runs with these settings (else this test proves
+	# nothing)
+	flags=$(scontrol show config | awk -F'= *' '/^PriorityFlags/ { print $2 }')
+	damp=$(scontrol show config | awk -F'= *' '/^FairShareDampeningFactor/ { print $2 }')
+	want_flags=$(sed -n 's/^PriorityFlags=//p' "$out/$name.conf")
+	want_damp=$(sed -n 's/^FairShareDampeningFactor=//p' "$out/$name.conf")
+	if [[ $flags != *"${want_flags:-}"* || ( -z $want_flags && $flags == *NO_FAIR_TREE* ) ||
+	      $damp != "${want_damp:-1}" ]]; then
+		say "$name: slurmctld runs PriorityFlags='$flags' damp='$damp'"
 		fail=$((fail + 1)); continue
 	fi
 	# Classic and DEPTH_OBLIVIOUS compute accounts in the decay tick and
@@ -139,6 +152,14 @@ done
 
 # back to the default settings for whoever uses the cluster next
 cp "$here/priority-default.conf" "$DIR/etc/priority.conf"
+# MFPRIO_SAVE_FIXTURE=DIR keeps the dumps for tests/cli/fairshare-live.sh
+if [[ -n ${MFPRIO_SAVE_FIXTURE:-} && $fail -eq 0 ]]; then
+	mkdir -p "$MFPRIO_SAVE_FIXTURE"
+	for c in "${cases[@]}"; do
+		n=${c%%|*}
+		cp "$out/$n.assoc" "$out/$n.usage" "$out/$n.live" "$MFPRIO_SAVE_FIXTURE/"
+	done
+fi
 say "dumps kept in $out"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
