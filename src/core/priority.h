@@ -104,8 +104,10 @@ typedef struct {
 				  * max_cpus if set, else min_cpus */
 	uint32_t time_limit;     /* minutes; MF_NO_VAL: the partition's */
 
-	const mf_part_t *part;   /* the partition its factors use (the first
-				  * of its list); NULL: none */
+	const mf_part_t *part;   /* the partition its factors use:
+				  * slurmctld's part_ptr (for a pending
+				  * multi-partition job, the last one its
+				  * scheduler tried); NULL: none */
 	const mf_part_t *const *parts; /* all its partitions in PriorityTier
 					* order (mf_parts_sort_by_tier), or
 					* NULL for a single-partition job */
