@@ -117,7 +117,8 @@ for spec in "${PENDING[@]}"; do
 	IFS=: read -r user account part extra <<<"$spec"
 	opts=()
 	[[ -z $extra ]] || opts=("$extra")
-	id=$(sbatch --parsable --hold --uid="$user" -A "$account" -p "$part" \
+	id=$(sbatch --parsable --hold --uid="$user" --gid="$(id -gn "$user")" \
+		-A "$account" -p "$part" \
 		"${opts[@]}" -D /tmp -o /dev/null -J "sample-$user" --wrap 'sleep 5')
 	ids+=("${id%%;*}")
 done

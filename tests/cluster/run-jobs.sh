@@ -58,7 +58,8 @@ for spec in "${specs[@]}"; do
 	popt=()
 	[[ -z ${part:-} ]] || popt=(-p "$part")
 	for ((i = 0; i < count; i++)); do
-		id=$(sbatch --parsable --uid="$user" -A "$account" "${popt[@]}" \
+		id=$(sbatch --parsable --uid="$user" --gid="$(id -gn "$user")" \
+			-A "$account" "${popt[@]}" \
 			-n 1 -D /tmp -o /dev/null -J "mfprio-$user" --wrap "sleep $secs")
 		id=${id%%;*}
 		ids+=("$id")
