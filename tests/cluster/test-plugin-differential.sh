@@ -18,6 +18,10 @@
 #   ours:     restart with mfprio's plugin first on PluginDir; capture right
 #             after its first pass ("restart"), and after one more full pass
 #             ("tick").
+# With MFPRIO_DIFF_CASES=flags (test-plugin-differential-flags.sh), the
+# same for classic with FairShareDampeningFactor=2, NO_NORMAL_ALL with
+# PriorityFavorSmall, DEPTH_OBLIVIOUS with SMALL_RELATIVE_TO_TIME, MAX_TRES
+# and more TRES weights, and CALCULATE_RUNNING with ACCRUE_ALWAYS.
 # Compared: every sshare figure to 1e-6 (RawUsage to 1e-3 relative: it
 # decays between the two captures), sprio's weighted columns and priority to
 # 1, its normalized factors to 1e-6 (age to 1e-3: time passes).
@@ -90,11 +94,25 @@ compare() {
 		"$out/$a.sprio-n" AGE=1e-3 PRIORITY=1e-8
 }
 
-cases=(
-	"fair_tree|"
-	"classic|PriorityFlags=NO_FAIR_TREE"
-	"depth_oblivious|PriorityFlags=DEPTH_OBLIVIOUS"
-)
+# MFPRIO_DIFF_CASES=flags: weights and flags instead of the three algorithms
+if [[ ${MFPRIO_DIFF_CASES:-algorithms} == flags ]]; then
+	cases=(
+		"classic_damp2|PriorityFlags=NO_FAIR_TREE
+FairShareDampeningFactor=2"
+		"fair_tree_no_normal|PriorityFlags=NO_NORMAL_ALL
+PriorityFavorSmall=YES"
+		"depth_oblivious_tres|PriorityFlags=DEPTH_OBLIVIOUS,SMALL_RELATIVE_TO_TIME,MAX_TRES
+PriorityWeightTRES=CPU=500,Mem=100,Node=50"
+		"classic_running|PriorityFlags=NO_FAIR_TREE,CALCULATE_RUNNING,ACCRUE_ALWAYS
+PriorityWeightAssoc=100"
+	)
+else
+	cases=(
+		"fair_tree|"
+		"classic|PriorityFlags=NO_FAIR_TREE"
+		"depth_oblivious|PriorityFlags=DEPTH_OBLIVIOUS"
+	)
+fi
 for c in "${cases[@]}"; do
 	name=${c%%|*}
 	extra=${c#*|}
