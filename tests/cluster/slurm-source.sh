@@ -58,11 +58,19 @@ have_deb_src() {
 if [[ ! -f $srcdir/src/slurmctld/slurmctld.h ]]; then
 	command -v apt-get >/dev/null || die "apt-get not found"
 	if ! have_deb_src; then
-		[[ -f /etc/apt/sources.list.d/debian.sources ]] ||
-			die "no deb-src source configured and no /etc/apt/sources.list.d/debian.sources to copy one from; add a deb-src line for your archive"
-		say "adding deb-src sources (/etc/apt/sources.list.d/mfprio-debian-src.sources)"
-		sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-			>/etc/apt/sources.list.d/mfprio-debian-src.sources
+		# the same archive as the binary packages: deb822 (a default
+		# bookworm install) or one-line sources.list (debootstrap)
+		if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+			say "adding deb-src sources (/etc/apt/sources.list.d/mfprio-debian-src.sources)"
+			sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+				>/etc/apt/sources.list.d/mfprio-debian-src.sources
+		elif grep -qsE '^deb ' /etc/apt/sources.list; then
+			say "adding deb-src lines (/etc/apt/sources.list.d/mfprio-debian-src.list)"
+			sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
+				>/etc/apt/sources.list.d/mfprio-debian-src.list
+		else
+			die "no deb-src source configured and no deb source to copy one from; add a deb-src line for your archive"
+		fi
 		apt-get update -qq >&2
 	fi
 	command -v dpkg-source >/dev/null || {
