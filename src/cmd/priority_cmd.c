@@ -737,6 +737,12 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 			"nice", "", "", (long long)r->nice);
 		fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
 			r->clamped ? " (clamped at 4294967295)" : "");
+		if (cfg->flags & MF_FLAG_INCR_ONLY)
+			fprintf(out, "  INCR_ONLY: the job keeps %u (its "
+				"current priority %u, computed %u)\n",
+				mf_priority_incr_only(cfg->flags, l->priority,
+						      r->priority),
+				l->priority, r->priority);
 		for (uint32_t k = 0; k < pj->part_cnt; k++) {
 			for (guint i = 0; i < c->rows->len; i++) {
 				const _row_t *row = c->rows->pdata[i];

@@ -76,6 +76,11 @@ expect_line "explain: qos" "  qos             0.1000000         3000         300
 # shellcheck disable=SC2086
 expect_line "explain: neighbour" "  just above: job 102 (bob, short) priority 8858 (+2048): it is ahead by qos +2700.00, jobsize +343.75, tres +150.00, age +4.17" \
 	$BASE --jobs "$S/jobs.txt" --explain 106
+# INCR_ONLY: a job whose current priority (9000) is above the computed one
+# (6810) keeps it
+expect_line "explain: INCR_ONLY" "  INCR_ONLY: the job keeps 9000 (its current priority 9000, computed 6810)" \
+	--conf "$D/incr-only.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 1700000000 --jobs "$D/jobs-incr.txt" --explain 106
 # shellcheck disable=SC2086
 expect_fail "explain a held job" 1 "job 103 is not listed by sprio" \
 	$BASE --jobs "$S/jobs.txt" --explain 103
