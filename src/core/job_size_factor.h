@@ -8,13 +8,13 @@
  * PriorityFavorSmall=YES: the mean of the complements,
  *   js = ((node_count - min_nodes) / node_count
  *         + (cluster_cpus - cpus) / cluster_cpus) / 2
+ * the differences taken unsigned, as in Slurm: a job asking for more than
+ * the cluster has wraps around and gets 1.0.
  * PriorityFlags=SMALL_RELATIVE_TO_TIME: CPUs per minute of time limit over
  * the cluster's CPUs, the CPUs being at least min_nodes times the mean
  * CPUs per node:
  *   js = max(cpus, min_nodes * cluster_cpus / node_count)
  *        / time_limit / cluster_cpus
- * (the differences are unsigned, as in Slurm: a job asking for more
- * than the cluster has wraps around and gets 1.0);
  * (time_limit in minutes: the job's, else its partition's MaxTime, else 1;
  * 1 - js with PriorityFavorSmall).
  * The result is held within 0.0 .. 1.0.  A cluster with no nodes or CPUs,
