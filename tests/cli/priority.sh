@@ -66,6 +66,12 @@ if "$MFPRIO" priority $BASE --jobs "$S/jobs.txt" -P -n >"$out" 2>"$err" &&
 	! grep -qE '^10[345]\|' "$out" && [ "$(wc -l <"$out")" -eq 4 ]; then
 	ok "held, running and dependent jobs are not listed; -n"
 else bad "held, running and dependent jobs are not listed; -n"; fi
+# CALCULATE_RUNNING: the running job 104 is listed too: age 8000 s of 10
+# days 9.26; fs 4204.48; size (1/4+1/16)/2 -> 156.25; short 1000; TRES
+# 1/16*400 = 25: 5394.99
+expect_line "CALCULATE_RUNNING lists running jobs" "104|short|bob|5394|0|9|0|4204|156|1000|0|0|cpu=25" \
+	--conf "$D/calc-running.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 1700000000 --jobs "$S/jobs.txt" -P
 # --explain: the factors with their weights, and the neighbours
 # shellcheck disable=SC2086
 expect_line "explain: priority" "  priority = 6810.73 -> 6810" \
