@@ -13,7 +13,7 @@ set -uo pipefail
 use_plugin ours
 m0=$(log_mark)
 export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
-"$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
 	tail -n 30 "$out/start.log"
 	echo "0 passed, 1 failed"
 	exit 1
@@ -96,4 +96,5 @@ check "all $total jobs ran (left in queue: $left)" test "$left" -eq 0
 t=$(date +%s)
 check "the decay thread still ticks" wait_tick "$t"
 check "no fatal error logged" bash -c "! tail -n +$((m0 + 1)) '$LOG' | grep -q 'fatal'"
+scancel $(cut -d';' -f1 "$out/ids") 2>/dev/null
 finish
