@@ -46,9 +46,10 @@ DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
 export SLURM_CONF=$DIR/etc/slurm.conf
 exec 9>/tmp/mfprio-cluster.lock
 flock 9
-"$top/tests/cluster/cluster.sh" start
 [[ ${MFPRIO_DEMO_KEEP:-} == 1 ]] ||
 	trap '"$top/tests/cluster/cluster.sh" stop >/dev/null 2>&1 || true' EXIT
+# a clean cluster: no jobs or accounts left by an earlier run
+MFPRIO_CLUSTER_FRESH=1 "$top/tests/cluster/cluster.sh" start
 grep -h "mfprio" "$DIR"/log/slurmctld.log | tail -n 3 || true
 "$top/tests/cluster/cluster.sh" accounts "$top/tests/cluster/layout-basic.txt"
 if ! sacctmgr -n -P show qos format=Name | grep -qx high; then
@@ -66,7 +67,11 @@ for spec in u1:b:debug:normal u2:c:big:high u3:c:debug:normal u4:e:big:high \
 	sbatch --uid="$u" -A "$a" -p "$p" --qos="$q" -n 1 -D /tmp -o /dev/null \
 		--wrap 'sleep 5' >/dev/null
 done
-sleep 2
+# sprio lists a pending job once the scheduler has made it eligible
+for _ in $(seq 60); do
+	[[ $(sprio -h | wc -l) -ge 6 ]] && break
+	sleep 1
+done
 
 say "sprio -l"
 sprio -l

@@ -39,7 +39,7 @@ trap cleanup EXIT
 
 unset MFPRIO_PLUGIN_DIR          # upstream's plugin: this checks the core
 export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
-"$here/cluster.sh" start || { echo "0 passed, 1 failed"; exit 1; }
+MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start || { echo "0 passed, 1 failed"; exit 1; }
 "$here/cluster.sh" accounts "$here/layout-basic.txt" || { echo "0 passed, 1 failed"; exit 1; }
 
 # A QOS that makes usage large, open to every user of the layout.
