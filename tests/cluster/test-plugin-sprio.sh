@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-plugin-sprio.sh: the factors list behind sprio, from mfprio's plugin:
+# the job, user and partition filters, held jobs hidden, a multi-partition
+# job listed once per partition, and PrivateData=jobs (a user sees only
+# their own jobs; root sees all).
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+use_plugin ours
+export MFPRIO_PRIORITY_CONF=$out/priority.conf
+{ cat "$here/priority-default.conf"; echo "PrivateData=jobs"; } >"$MFPRIO_PRIORITY_CONF"
+chmod 644 "$MFPRIO_PRIORITY_CONF"
+"$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+	tail -n 30 "$out/start.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+unset MFPRIO_PRIORITY_CONF
+"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
+	tail -n 30 "$out/accounts.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+scontrol update nodename="$NODE" state=drain reason=mfprio-sprio
+sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
+j1=$(sub --uid=u1 -A b -p debug)
+j2=$(sub --uid=u2 -A c -p big)
+j3=$(sub --uid=u2 -A c -p debug,big)
+j4=$(sub --uid=u4 -A e -p debug --hold)
+sleep 2
+
+ids() { awk 'NR > 1 { print $1 }' | sort -n | uniq | paste -sd' '; }
+check "root sees every pending job but the held one" \
+	test "$(sprio -l | ids)" = "$j1 $j2 $j3"
+check "a multi-partition job has one row per partition" \
+	test "$(sprio -l -j "$j3" | awk 'NR > 1 { print $2 }' | sort | paste -sd,)" = "big,debug"
+check "-j filters by job" test "$(sprio -l -j "$j2" | ids)" = "$j2"
+check "-u filters by user" test "$(sprio -l -u u2 | ids)" = "$j2 $j3"
+check "-p filters by partition" test "$(sprio -l -p big | ids)" = "$j2 $j3"
+check "-p and -u together" test "$(sprio -l -p debug -u u2 | ids)" = "$j3"
+check "PrivateData=jobs: u1 sees only its own job" \
+	test "$(su -s /bin/sh u1 -c "SLURM_CONF=$SLURM_CONF sprio -l" 2>/dev/null | ids)" = "$j1"
+check "PrivateData=jobs: u2 sees only its own jobs" \
+	test "$(su -s /bin/sh u2 -c "SLURM_CONF=$SLURM_CONF sprio -l" 2>/dev/null | ids)" = "$j2 $j3"
+scontrol release "$j4"
+sleep 1
+check "a released job shows up" test "$(sprio -l -j "$j4" | ids)" = "$j4"
+scancel "$j1" "$j2" "$j3" "$j4"
+scontrol update nodename="$NODE" state=resume
+cp "$here/priority-default.conf" "$DIR/etc/priority.conf"
+finish
