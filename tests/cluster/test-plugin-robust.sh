@@ -10,7 +10,7 @@
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 
-use_plugin ours
+use_plugin "${MFPRIO_ROBUST_PLUGIN:-ours}"
 m0=$(log_mark)
 export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
 MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
@@ -25,7 +25,11 @@ unset MFPRIO_PRIORITY_CONF
 	exit 1
 }
 pid0=$(ctld_pid)
-check "our plugin is loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+if [[ ${MFPRIO_ROBUST_PLUGIN:-ours} == ours ]]; then
+	check "our plugin is loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+else
+	check "upstream's plugin is loaded" test "$(loaded_so)" = "$UPSTREAM_SO"
+fi
 
 stop=$out/stop
 # submitter: short jobs from several users and partitions
@@ -76,13 +80,19 @@ check "slurmctld is the same process ($pid0) and answers" \
 	bash -c "[[ \$(cat '$DIR/run/slurmctld.pid' | tr -dc 0-9) == $pid0 ]]"
 check "slurmctld answers" ctld_alive
 check "no reconfigure failed" test ! -e "$out/reconf.fail"
-# slurmctld answers no RPC while it re-reads its configuration: a client
-# may time out then (upstream's plugin alike); anything else is a failure
+# An RPC answered at the instant a reconfigure completes can lose its reply
+# (slurmctld logs "slurm_msg_sendto ... Socket timed out" and the client
+# "Zero Bytes were transmitted"); reconfigures themselves take ~5 ms here.
+# MFPRIO_ROBUST_PLUGIN=upstream runs this test on upstream's plugin to
+# compare.  Anything else is a failure.
 n_fail=$(cat "$out/sprio.fail" 2>/dev/null | wc -l)
 other=$(grep -cvE 'Zero Bytes were transmitted|timed out' "$out/sprio.err" 2>/dev/null)
 check "sprio: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
-check "no sshare failed" test ! -e "$out/sshare.fail"
+n_fail=$(cat "$out/sshare.fail" 2>/dev/null | wc -l)
+other=$(grep -cvE 'Zero Bytes were transmitted|timed out' "$out/sshare.err" 2>/dev/null)
+check "sshare: no failure but $n_fail time-outs during reconfigures" \
+	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 check "sprio answers after the churn" bash -c "sprio -l >/dev/null"
 check "no submission failed" test ! -e "$out/sbatch.fail"
 total=$(wc -l <"$out/ids")
