@@ -24,7 +24,8 @@
 # and more TRES weights, and CALCULATE_RUNNING with ACCRUE_ALWAYS.
 # Compared: every sshare figure to 1e-6 (RawUsage to 1e-3 relative: it
 # decays between the two captures), sprio's weighted columns and priority to
-# 1, its normalized factors to 1e-6 (age to 1e-3: time passes).
+# 1, its normalized factors to 1e-6 (age, which grows with time between the two
+# captures, to 3e-3 and 2 weighted).
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 
@@ -88,10 +89,10 @@ compare() {
 	check "$n: sshare" "$here/compare-tables.py" "$n/sshare" "$out/$e.sshare" \
 		"$out/$a.sshare" --sep='|' RawUsage=1e-3r
 	check "$n: sprio -l" "$here/compare-tables.py" "$n/sprio" "$out/$e.sprio" \
-		"$out/$a.sprio" PRIORITY=1 AGE=1 FAIRSHARE=1 JOBSIZE=1 PARTITION#2=1 \
+		"$out/$a.sprio" PRIORITY=1 AGE=2 FAIRSHARE=1 JOBSIZE=1 PARTITION#2=1 \
 		QOS=1 TRES=1 SITE=1 ASSOC=1 NICE=1
 	check "$n: sprio -l -n" "$here/compare-tables.py" "$n/sprio-n" "$out/$e.sprio-n" \
-		"$out/$a.sprio-n" AGE=1e-3 PRIORITY=1e-8
+		"$out/$a.sprio-n" AGE=3e-3 PRIORITY=1e-8
 }
 
 # MFPRIO_DIFF_CASES=flags: weights and flags instead of the three algorithms
