@@ -61,7 +61,7 @@ chmod 755 "$out" "$plugin_dir"
 
 # Only one test drives the shared cluster at a time.
 exec 9>/tmp/mfprio-cluster.lock
-flock 9
+flock 9 || { say "could not lock /tmp/mfprio-cluster.lock"; echo "0 passed, 1 failed"; exit 1; }
 
 cleanup() {
 	unset MFPRIO_PLUGIN_DIR
