@@ -44,7 +44,12 @@ check "PrivateData=jobs: u1 sees only its own job" \
 check "PrivateData=jobs: u2 sees only its own jobs" \
 	test "$(su -s /bin/sh u2 -c "SLURM_CONF=$SLURM_CONF sprio -l" 2>/dev/null | ids)" = "$j2 $j3"
 scontrol release "$j4"
-sleep 1
+# sprio lists a pending job once the scheduler has made it eligible, which
+# takes a scheduling pass after the release
+for _ in $(seq 60); do
+	[[ "$(sprio -l -j "$j4" | ids)" == "$j4" ]] && break
+	sleep 1
+done
 check "a released job shows up" test "$(sprio -l -j "$j4" | ids)" = "$j4"
 scancel "$j1" "$j2" "$j3" "$j4"
 scontrol update nodename="$NODE" state=resume
