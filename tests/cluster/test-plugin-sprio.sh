@@ -28,9 +28,13 @@ j1=$(sub --uid=u1 -A b -p debug)
 j2=$(sub --uid=u2 -A c -p big)
 j3=$(sub --uid=u2 -A c -p debug,big)
 j4=$(sub --uid=u4 -A e -p debug --hold)
-sleep 2
 
 ids() { awk 'NR > 1 { print $1 }' | sort -n | uniq | paste -sd' '; }
+# until the scheduler has made the three jobs eligible (at most a minute)
+for _ in $(seq 60); do
+	[[ "$(sprio -l | ids)" == "$j1 $j2 $j3" ]] && break
+	sleep 1
+done
 check "root sees every pending job but the held one" \
 	test "$(sprio -l | ids)" = "$j1 $j2 $j3"
 check "a multi-partition job has one row per partition" \
