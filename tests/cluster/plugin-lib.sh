@@ -104,6 +104,24 @@ wait_tick() {
 	sleep 2
 }
 
+# start_cluster CONF [FRESH]: start the cluster with priority settings CONF
+# (FRESH=1, the default, wipes state and accounting first; 0 reuses them) and
+# load the test layout's associations.  Ends the test on failure.
+start_cluster() {
+	MFPRIO_PRIORITY_CONF=$1 MFPRIO_CLUSTER_FRESH=${2:-1} \
+		"$here/cluster.sh" start >"$out/start.log" 2>&1 || {
+		tail -n 30 "$out/start.log"
+		echo "0 passed, 1 failed"
+		exit 1
+	}
+	unset MFPRIO_PRIORITY_CONF
+	"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
+		tail -n 30 "$out/accounts.log"
+		echo "0 passed, 1 failed"
+		exit 1
+	}
+}
+
 # restart_ctld LABEL: restart slurmctld (plugin per use_plugin), wait for its
 # first pass.
 restart_ctld() {

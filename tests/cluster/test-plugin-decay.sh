@@ -15,17 +15,7 @@ set -uo pipefail
 use_plugin ours
 export MFPRIO_PRIORITY_CONF=$out/priority.conf
 { cat "$here/priority-default.conf"; echo "PriorityDecayHalfLife=5:00"; } >"$MFPRIO_PRIORITY_CONF"
-MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
-	tail -n 30 "$out/start.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
-unset MFPRIO_PRIORITY_CONF
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
-	tail -n 30 "$out/accounts.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+start_cluster "$MFPRIO_PRIORITY_CONF"
 sacctmgr -i add qos uf UsageFactor=100000 >/dev/null 2>&1
 sacctmgr -i modify user where name=u1 set qos+=uf >/dev/null
 id=$(sbatch --parsable --uid=u1 -A b -n 2 --qos=uf -D /tmp -o /dev/null --wrap 'sleep 10')

@@ -32,18 +32,7 @@ set -uo pipefail
 cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS
 
 use_plugin upstream
-export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
-MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
-	tail -n 30 "$out/start.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
-unset MFPRIO_PRIORITY_CONF
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
-	tail -n 30 "$out/accounts.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+start_cluster "$here/priority-default.conf"
 users=$(awk '$1 == "user" { print $3 }' "$here/layout-basic.txt" | sort -u | paste -sd,)
 sacctmgr -i add qos fsbig UsageFactor=1000000 Priority=10 >/dev/null 2>&1 ||
 	sacctmgr -i modify qos fsbig set UsageFactor=1000000 Priority=10 >/dev/null

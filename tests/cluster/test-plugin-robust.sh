@@ -12,18 +12,7 @@ set -uo pipefail
 
 use_plugin "${MFPRIO_ROBUST_PLUGIN:-ours}"
 m0=$(log_mark)
-export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
-MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
-	tail -n 30 "$out/start.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
-unset MFPRIO_PRIORITY_CONF
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
-	tail -n 30 "$out/accounts.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+start_cluster "$here/priority-default.conf"
 pid0=$(ctld_pid)
 if [[ ${MFPRIO_ROBUST_PLUGIN:-ours} == ours ]]; then
 	check "our plugin is loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"

@@ -11,17 +11,7 @@ use_plugin ours
 export MFPRIO_PRIORITY_CONF=$out/priority.conf
 { cat "$here/priority-default.conf"; echo "PrivateData=jobs"; } >"$MFPRIO_PRIORITY_CONF"
 chmod 644 "$MFPRIO_PRIORITY_CONF"
-"$here/cluster.sh" start >"$out/start.log" 2>&1 || {
-	tail -n 30 "$out/start.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
-unset MFPRIO_PRIORITY_CONF
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
-	tail -n 30 "$out/accounts.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+start_cluster "$MFPRIO_PRIORITY_CONF" 0
 scontrol update nodename="$NODE" state=drain reason=mfprio-sprio
 sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
 j1=$(sub --uid=u1 -A b -p debug)

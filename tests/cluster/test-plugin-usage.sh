@@ -23,18 +23,7 @@ CPUS=2
 expect=$((CPUS * SECS * UF))
 
 use_plugin ours
-export MFPRIO_PRIORITY_CONF=$here/priority-default.conf
-MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 || {
-	tail -n 30 "$out/start.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
-unset MFPRIO_PRIORITY_CONF
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >"$out/accounts.log" 2>&1 || {
-	tail -n 30 "$out/accounts.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+start_cluster "$here/priority-default.conf"
 users=$(awk '$1 == "user" { print $3 }' "$here/layout-basic.txt" | sort -u | paste -sd,)
 sacctmgr -i add qos uf UsageFactor=$UF >/dev/null 2>&1 ||
 	sacctmgr -i modify qos uf set UsageFactor=$UF >/dev/null
