@@ -395,6 +395,38 @@ START_TEST(test_multi_part)
 }
 END_TEST
 
+/* A job with several QOS (Slurm 24.11+): one priority per QOS. */
+START_TEST(test_several_qos)
+{
+	mf_prio_config_t cfg = _cfg();
+	mf_prio_job_t job = _job();
+	mf_prio_result_t r;
+
+	/* the job's own QOS (100 of 1000 -> .1 -> 100): 2350 */
+	ck_assert_uint_eq(_prio(&cfg, &job, &r), 2350);
+	/* QOS of priority 800: .8 -> 800, 2350 - 100 + 800 = 3050 */
+	ck_assert_uint_eq(mf_priority_with_qos(&cfg, 800, &r), 3050);
+	ck_assert_double_eq_tol(r.qos, 0.8, 1e-15);
+	ck_assert_double_eq_tol(r.w_qos, 800.0, 1e-12);
+	/* a QOS of priority 0 keeps the term as it was (800) */
+	ck_assert_uint_eq(mf_priority_with_qos(&cfg, 0, &r), 3050);
+	/* NO_NORMAL_QOS: the raw priority, 5 * 1000 = 5000:
+	 * 3050 - 800 + 5000 = 7250 */
+	cfg.flags = MF_FLAG_NO_NORMAL_QOS;
+	ck_assert_uint_eq(mf_priority_with_qos(&cfg, 5, &r), 7250);
+	/* PriorityWeightQOS 0: left alone */
+	cfg.weight_qos = 0;
+	ck_assert_uint_eq(mf_priority_with_qos(&cfg, 900, &r), 7250);
+	/* an administrator's priority stays */
+	cfg = _cfg();
+	job.direct_prio = true;
+	job.priority = 42;
+	ck_assert_uint_eq(mf_priority_compute(&cfg, &job, NOW, &r), 42);
+	ck_assert_uint_eq(mf_priority_with_qos(&cfg, 800, &r), 42);
+	mf_prio_result_clear(&r);
+}
+END_TEST
+
 START_TEST(test_incr_only)
 {
 	ck_assert_uint_eq(mf_priority_incr_only(0, 5000, 4000), 4000);
@@ -466,6 +498,7 @@ Suite *make_priority_suite(void)
 	tcase_add_loop_test(tc, test_flags, 0, G_N_ELEMENTS(flag_cases));
 	tcase_add_test(tc, test_held_direct);
 	tcase_add_test(tc, test_multi_part);
+	tcase_add_test(tc, test_several_qos);
 	tcase_add_test(tc, test_incr_only);
 	tcase_add_test(tc, test_size_time_limit);
 	tcase_add_test(tc, test_result_copy);

@@ -199,6 +199,18 @@ uint32_t mf_priority_in_part(const mf_prio_config_t *cfg,
 	return r->priority;
 }
 
+uint32_t mf_priority_with_qos(const mf_prio_config_t *cfg,
+			      uint32_t qos_priority, mf_prio_result_t *r)
+{
+	if (r->direct || !qos_priority || !cfg->weight_qos)
+		return r->priority;
+	r->qos = mf_qos_factor(qos_priority, cfg->qos_max_priority,
+			       cfg->flags);
+	r->w_qos = r->qos * (double)cfg->weight_qos;
+	_finish(r);
+	return r->priority;
+}
+
 uint32_t mf_priority_incr_only(uint32_t flags, uint32_t old_prio,
 			       uint32_t new_prio)
 {

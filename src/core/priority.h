@@ -199,6 +199,17 @@ uint32_t mf_priority_in_part(const mf_prio_config_t *cfg,
 			     const mf_part_t *part, mf_prio_result_t *r);
 
 /*
+ * A job that asked for several QOS (Slurm 24.11 and later) gets one
+ * priority per partition and QOS: R, figures from mf_priority_compute() or
+ * mf_priority_in_part(), redone with the QOS of priority QOS_PRIORITY.  A
+ * QOS of priority 0, or PriorityWeightQOS 0, leaves the job's own QOS term
+ * as it is (Slurm's rule).  An administrator's priority is left alone.
+ * Returns R->priority.
+ */
+uint32_t mf_priority_with_qos(const mf_prio_config_t *cfg,
+			      uint32_t qos_priority, mf_prio_result_t *r);
+
+/*
  * The weighted sum of R's weighted terms (w_* and site - nice), as a
  * priority: NaN terms count as 0; below 1 gives 1; above MF_PRIORITY_MAX
  * gives MF_PRIORITY_MAX and *clamped = true (else false).  SUM, if not

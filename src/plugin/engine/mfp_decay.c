@@ -99,7 +99,7 @@ static void _apply_decay(double factor)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (factor == 1.0)
 		return;
@@ -140,7 +140,7 @@ static void _reset_usage(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	info("mfprio: PriorityUsageResetPeriod: resetting all usage");
 	assoc_mgr_lock(&locks);
@@ -568,11 +568,19 @@ static void *_decay_thread(void *arg)
 
 void mfp_decay_start(void)
 {
+	int rc;
+
 	if (!_swept)
 		_swept = g_hash_table_new(g_direct_hash, g_direct_equal);
 	_stop = false;
 	_ready = false;
-	slurm_thread_create(&_thread, _decay_thread, NULL);
+	if ((rc = pthread_create(&_thread, NULL, _decay_thread, NULL))) {
+		/* without the thread there is no decay and no usage: say so
+		 * loudly, but keep the controller up */
+		error("mfprio: cannot start the decay thread: %s; usage is "
+		      "not accrued until slurmctld restarts", strerror(rc));
+		return;
+	}
 	slurm_mutex_lock(&_lock);
 	while (!_ready)
 		slurm_cond_wait(&_cond, &_lock);
@@ -588,7 +596,8 @@ void mfp_decay_stop(void)
 	_stop = true;
 	slurm_cond_broadcast(&_cond);
 	slurm_mutex_unlock(&_lock);
-	pthread_join(_thread, NULL);
+	if (_ready)
+		pthread_join(_thread, NULL);
 	if (_swept) {
 		g_hash_table_destroy(_swept);
 		_swept = NULL;
@@ -609,7 +618,7 @@ void mfp_init_grp_used_tres_run_secs(time_t last_ran)
 				   .tres = READ_LOCK };
 	int cnt = slurmctld_tres_cnt;
 	job_record_t *job_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!_limits() || !job_list || !list_count(job_list))
 		return;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mfp_slurm.h"
+#include "src/plugin/adapter/adapter.h"
 #include "mfp_state.h"
 
 #define STATE_NAME "priority_last_decay_ran"
@@ -76,7 +76,7 @@ void mfp_state_read(time_t *last_ran, time_t *last_reset)
 	int rc;
 
 	*last_ran = *last_reset = 0;
-	lock_state_files();
+	mfa_state_files_lock();
 	rc = _read_file(path, last_ran, last_reset);
 	if (rc <= 0) {
 		time_t r = 0, s = 0;
@@ -95,7 +95,7 @@ void mfp_state_read(time_t *last_ran, time_t *last_reset)
 			 "(from %s)", (long) *last_ran, (long) *last_reset,
 			 path);
 	}
-	unlock_state_files();
+	mfa_state_files_unlock();
 	xfree(path);
 	xfree(old);
 }
@@ -122,7 +122,7 @@ int mfp_state_write(time_t last_ran, time_t last_reset)
 	path = _path("");
 	old = _path(".old");
 	new = _path(".new");
-	lock_state_files();
+	mfa_state_files_lock();
 	if ((fd = open(new, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		       0600)) < 0) {
 		error("mfprio: cannot create %s: %m", new);
@@ -162,7 +162,7 @@ int mfp_state_write(time_t last_ran, time_t last_reset)
 			rc = -1;
 		}
 	}
-	unlock_state_files();
+	mfa_state_files_unlock();
 	xfree(path);
 	xfree(old);
 	xfree(new);
@@ -188,7 +188,7 @@ int mfp_charged_write(GHashTable *charged)
 		return 0;
 	}
 	new = xstrdup_printf("%s.new", path);
-	lock_state_files();
+	mfa_state_files_lock();
 	if (!(f = fopen(new, "w"))) {
 		error("mfprio: cannot create %s: %m", new);
 		rc = -1;
@@ -212,7 +212,7 @@ int mfp_charged_write(GHashTable *charged)
 		if (rc)
 			(void) unlink(new);
 	}
-	unlock_state_files();
+	mfa_state_files_unlock();
 	xfree(path);
 	xfree(new);
 	return rc;
@@ -227,7 +227,7 @@ void mfp_charged_read(GHashTable *charged, time_t last_ran)
 	FILE *f;
 	int n;
 
-	lock_state_files();
+	mfa_state_files_lock();
 	if ((f = fopen(path, "r"))) {
 		while ((n = fscanf(f, "%u %ld", &id, &end)) == 2) {
 			if (end > last_ran)
@@ -240,6 +240,6 @@ void mfp_charged_read(GHashTable *charged, time_t last_ran)
 			      "of it", path);
 		fclose(f);
 	}
-	unlock_state_files();
+	mfa_state_files_unlock();
 	xfree(path);
 }

@@ -13,7 +13,7 @@
 
 #include <pthread.h>
 
-#include "mfp_slurm.h"
+#include "src/plugin/adapter/adapter.h"
 
 #include "src/core/fairshare.h"
 #include "src/core/priority.h"
@@ -84,8 +84,54 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now);
 /* Re-prioritise JOB in the decay pass (list_for_each callback). */
 int mfp_job_reprioritize(void *job, void *now_ptr);
 
-/* The sprio list (priority_p_get_priority_factors_list). */
-List mfp_factors_list(priority_factors_request_msg_t *req, uid_t uid);
+/* Does sprio list JOB at NOW (pending, or running under
+ * CALCULATE_RUNNING; eligible; not held; in a partition)?  Visibility to
+ * the asking user is the adapter's (mfa_job_visible). */
+bool mfp_job_listed(job_record_t *job_ptr, time_t now);
+
+/*
+ * sprio's figures of a multi-partition job in PART_PTR, or with one of its
+ * QOS: the weighted partition term into *W_PART and, when W_TRES is given,
+ * the weighted TRES terms into W_TRES (TRES_CNT of them; the caller fills
+ * it with the job's stored weighted terms first: a TRES the partition
+ * lacks keeps that value); with QOS (not NULL) of non-zero priority, the
+ * weighted QOS term into *W_QOS.  PART_PTR NULL leaves *W_PART and W_TRES
+ * alone.  Job read lock held.
+ */
+void mfp_job_part_terms(job_record_t *job_ptr, part_record_t *part_ptr,
+			slurmdb_qos_rec_t *qos, double *w_part, double *w_qos,
+			double *w_tres, uint32_t tres_cnt);
+
+/* --- mfp_conf.c: what the entry points do, release-independent --- */
+
+/* Loaded: read the settings; in slurmctld, prepare fair-share. */
+int mfp_init(void);
+
+/* Start the decay thread (slurmctld; a no-op without fair-share or when
+ * started already). */
+void mfp_thread_start(void);
+
+/* Without fair-share there is no thread: compute every job's priority once
+ * so that sprio has figures (takes the job write lock). */
+void mfp_initial_priorities(void);
+
+/* Unloaded: stop the thread, free everything. */
+void mfp_fini(void);
+
+/* The entry points' bodies. */
+uint32_t mfp_set(uint32_t last_prio, job_record_t *job_ptr);
+void mfp_reconfig(bool assoc_clear);
+void mfp_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+void mfp_job_end(job_record_t *job_ptr);
+
+/* The classic (and DEPTH_OBLIVIOUS) fair-share factor of ASSOC (of its
+ * fair-share parent for FairShare=parent) into assoc->usage->fs_factor,
+ * for releases where slurmctld reads it there (25.11 and later); nothing
+ * under Fair Tree.  Caller holds the assoc write lock. */
+void mfp_assoc_fs_factor(slurmdb_assoc_rec_t *assoc);
+
+/* True inside slurmctld (set by mfp_init). */
+bool mfp_controller(void);
 
 /* Fair-share factor of the classic formula, with the dampening factor. */
 double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm);

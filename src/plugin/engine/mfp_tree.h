@@ -17,7 +17,7 @@
 #ifndef MFPRIO_PLUGIN_MFP_TREE_H
 #define MFPRIO_PLUGIN_MFP_TREE_H
 
-#include "mfp_slurm.h"
+#include "src/plugin/adapter/adapter.h"
 
 #include "src/core/assoc_tree.h"
 #include "src/core/fairshare.h"

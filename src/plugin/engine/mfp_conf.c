@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * priority_multifactor: the entry points slurmctld (and the sshare client)
- * look up in a priority/multifactor plugin.  Thin: configuration here, the
- * decay thread and usage in mfp_decay.c, job priorities and sprio in
- * mfp_jobs.c, fair-share through mfp_tree.c into the core.
+ * mfp_conf: the engine's side of every entry point (the adapter's
+ * family_*.c export them for each release and call these), and the
+ * Priority* settings.  The decay thread and usage are in mfp_decay.c, job
+ * priorities in mfp_jobs.c, fair-share through mfp_tree.c into the core.
  */
 #include <math.h>
 
@@ -12,25 +12,6 @@
 
 #include "src/core/decay.h"
 #include "src/core/fs_factor.h"
-
-/* The symbols slurmctld and sshare look up (the only ones exported). */
-extern const char plugin_name[];
-extern const char plugin_type[];
-extern const uint32_t plugin_version;
-int init(void);
-int fini(void);
-uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
-void priority_p_reconfig(bool assoc_clear);
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm);
-List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid);
-void priority_p_job_end(job_record_t *job_ptr);
-
-const char plugin_name[] = "mfprio multifactor priority plugin";
-const char plugin_type[] = "priority/multifactor";
-const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 mfp_conf_t mfp_conf = {
 	.fs = { .algo = MF_FS_FAIR_TREE, .damp = 1 },
@@ -151,7 +132,7 @@ void mfp_conf_load(void)
 		 c->half_life, c->calc_period, f);
 }
 
-int init(void)
+int mfp_init(void)
 {
 	if (!mfp_in_controller()) {
 		/* a client (sshare): only the fs factor formula is used */
@@ -190,35 +171,49 @@ int init(void)
 		assoc_mgr_lock(&locks);
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0L;
 		assoc_mgr_unlock(&locks);
-		mfp_decay_start();
-		_thread_started = true;
-	} else {
-		slurmctld_lock_t job_write_lock = {
-			.job = WRITE_LOCK, .node = READ_LOCK,
-			.part = READ_LOCK };
-		time_t now = time(NULL);
-
-		/* priorities for sprio right away, there is no thread */
-		lock_slurmctld(job_write_lock);
-		if (job_list)
-			list_for_each(job_list, mfp_job_reprioritize, &now);
-		unlock_slurmctld(job_write_lock);
 	}
-	site_factor_plugin_init();
+	mfa_site_factor_init();
 	info("mfprio: priority/multifactor loaded (mfprio %s, fair-share %s)",
 	     MFPRIO_VERSION, mf_fs_algo_name(mfp_conf.fs.algo));
 	return SLURM_SUCCESS;
 }
 
-int fini(void)
+bool mfp_controller(void)
+{
+	return _controller;
+}
+
+void mfp_thread_start(void)
+{
+	if (!_controller || !mfp_conf.calc_fairshare || _thread_started)
+		return;
+	mfp_decay_start();
+	_thread_started = true;
+}
+
+void mfp_initial_priorities(void)
+{
+	slurmctld_lock_t job_write_lock = {
+		.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	time_t now = time(NULL);
+
+	if (!_controller || mfp_conf.calc_fairshare)
+		return;
+	lock_slurmctld(job_write_lock);
+	if (job_list)
+		list_for_each(job_list, mfp_job_reprioritize, &now);
+	unlock_slurmctld(job_write_lock);
+}
+
+void mfp_fini(void)
 {
 	if (!_controller)
-		return SLURM_SUCCESS;
+		return;
 	if (_thread_started) {
 		mfp_decay_stop();
 		_thread_started = false;
 	}
-	site_factor_plugin_fini();
+	mfa_site_factor_fini();
 	slurm_mutex_lock(&mfp_conf_mutex);
 	xfree(mfp_conf.weight_tres);
 	mf_tres_set_free(mfp_conf.tres);
@@ -230,10 +225,9 @@ int fini(void)
 	_retired = _retired_x = NULL;
 	slurm_mutex_unlock(&mfp_conf_mutex);
 	debug("mfprio: priority/multifactor unloaded");
-	return SLURM_SUCCESS;
 }
 
-uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+uint32_t mfp_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	uint32_t prio;
 
@@ -244,7 +238,7 @@ uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	return prio;
 }
 
-void priority_p_reconfig(bool assoc_clear)
+void mfp_reconfig(bool assoc_clear)
 {
 	mf_fs_algo_t old_algo;
 
@@ -264,15 +258,31 @@ void priority_p_reconfig(bool assoc_clear)
 		mfp_init_grp_used_tres_run_secs(mfp_last_ran());
 	if (mfp_conf.calc_fairshare)
 		mfp_fairshare_recompute();
-	site_factor_g_reconfig();
+	mfa_site_factor_reconfig();
 	debug2("mfprio: reconfigured");
 }
 
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+void mfp_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc)
 		return;
 	mfp_tree_set_one(assoc, mfp_conf.fs.algo);
+}
+
+void mfp_assoc_fs_factor(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *fs = assoc;
+
+	if (!assoc || !assoc->usage || mfp_conf.fs.algo == MF_FS_FAIR_TREE)
+		return;
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
+	    assoc->usage->fs_assoc_ptr)
+		fs = assoc->usage->fs_assoc_ptr;
+	if (!fs->usage || fs->usage->shares_norm <= 0)
+		assoc->usage->fs_factor = 0.0;
+	else
+		assoc->usage->fs_factor = mfp_calc_fs_factor(
+			fs->usage->usage_efctv, fs->usage->shares_norm);
 }
 
 double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm)
@@ -283,21 +293,7 @@ double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm)
 	return mf_fs_factor(usage_efctv, shares_norm, mfp_conf.fs.damp);
 }
 
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm)
-{
-	return mfp_calc_fs_factor(usage_efctv, shares_norm);
-}
-
-List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
-{
-	if (!_controller || !req_msg)
-		return NULL;
-	return mfp_factors_list(req_msg, uid);
-}
-
-void priority_p_job_end(job_record_t *job_ptr)
+void mfp_job_end(job_record_t *job_ptr)
 {
 	if (!_controller || !job_ptr)
 		return;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mfp_slurm: the Slurm headers the plugin layer needs, in one place, and
- * weak references to everything that only slurmctld defines.
+ * adapter/slurm.h: the Slurm headers the plugin needs, chosen for the
+ * release it is built against (releases.h), in one place, and weak
+ * references to everything that only slurmctld defines.  The engine
+ * includes this and nothing else of Slurm's.
  *
  * The same .so is dlopened by slurmctld and by the sshare client.  Inside
  * slurmctld the controller's globals (job_list, cluster_cpus, ...) and
@@ -10,8 +12,8 @@
  * load, and mfp_in_controller() tells the two cases apart.  Never touch a
  * controller symbol without checking mfp_in_controller() first.
  */
-#ifndef MFPRIO_PLUGIN_MFP_SLURM_H
-#define MFPRIO_PLUGIN_MFP_SLURM_H
+#ifndef MFPRIO_PLUGIN_ADAPTER_SLURM_H
+#define MFPRIO_PLUGIN_ADAPTER_SLURM_H
 
 /*
  * mfprio's config.h (the build directory comes first on the include path,
@@ -32,20 +34,38 @@
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
+#include "slurm/slurm_version.h"
+
+#include "src/plugin/adapter/releases.h"
+
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/macros.h"
 #include "src/common/pack.h"
 #include "src/common/read_config.h"
-#include "src/common/site_factor.h"
-#include "src/common/slurm_mcs.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/slurm_protocol_api.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#if MFA_HAS_INTERFACES_DIR
+#include "src/interfaces/mcs.h"
+#include "src/interfaces/priority.h"
+#include "src/interfaces/site_factor.h"
+#else
+#include "src/common/site_factor.h"
+#include "src/common/slurm_mcs.h"
+#include "src/common/slurm_priority.h"
+#endif
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
+
+/* The names the newer releases use, for the older ones that lack them
+ * (the engine writes only these). */
+#if !MFA_HAS_LIST_T
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+typedef struct job_details job_details_t;
+#endif
 
 /* assoc_mgr's highest association priority (libslurmfull defines it; its
  * header does not declare it). */
@@ -62,6 +82,9 @@ extern uint32_t g_assoc_max_priority;
 #pragma weak slurmctld_tres_cnt
 
 /* Functions that only slurmctld defines. */
+#if MFA_HAS_PRIORITY_PARTS
+#pragma weak part_list_to_xstr
+#endif
 #pragma weak calc_job_billable_tres
 #pragma weak find_part_record
 #pragma weak lock_slurmctld

@@ -59,7 +59,7 @@ static int _add_assoc(mf_tree_t *tree, slurmdb_assoc_rec_t *rec,
 mf_tree_t *mfp_tree_build(int *skipped, mf_error_t *errp)
 {
 	mf_tree_t *tree;
-	ListIterator itr;
+	list_itr_t *itr;
 	slurmdb_assoc_rec_t *rec;
 	int left_out = 0, rc = 0;
 
@@ -148,7 +148,7 @@ void mfp_tree_set_one(slurmdb_assoc_rec_t *assoc, mf_fs_algo_t algo)
 	mf_assoc_t grand = { 0 }, parent = { 0 }, self = { 0 };
 	mf_assoc_t *sibs = NULL;
 	GPtrArray *fs_children;
-	ListIterator itr;
+	list_itr_t *itr;
 	int n = 0;
 
 	if (!root || !assoc || !assoc->usage)

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * adapter: what differs between Slurm releases, behind one interface.
+ *
+ * The engine (src/plugin/engine/) decides what is computed, when, and under
+ * which locks; the adapter (this directory) is the only code that knows the
+ * release it is built for (releases.h, from SLURM_VERSION_NUMBER):
+ *   - family_*.c export that release's priority_p_* entry points and
+ *     forward them to the engine (mfp_* in engine/mfp_internal.h);
+ *   - factors.c keeps a job's weighted factors and its per-partition (and,
+ *     from 24.11, per-QOS) priorities where that release's slurmctld and
+ *     sprio read them, and builds sprio's list in that release's shape;
+ *   - compat.c wraps the few slurmctld calls whose name or signature moved.
+ *
+ * Locking is the caller's, as stated per function; nothing here takes a
+ * slurmctld lock except where said.  Nothing here fails: a job without
+ * what a function needs is left as it is.
+ */
+#ifndef MFPRIO_PLUGIN_ADAPTER_ADAPTER_H
+#define MFPRIO_PLUGIN_ADAPTER_ADAPTER_H
+
+#include "src/plugin/adapter/slurm.h"
+
+#include "src/core/priority.h"
+
+/* --- a job's factors and priorities (job write lock held) --- */
+
+/* Keep R's weighted factors on JOB for sprio (TRES_WEIGHTS: TRES_CNT
+ * weights, or NULL for no TRES term); the site factor and nice come from
+ * the job itself. */
+void mfa_factors_store(job_record_t *job, const mf_prio_result_t *r,
+		       const double *tres_weights, uint32_t tres_cnt);
+
+/* Forget JOB's factors (an administrator's priority, or none computable). */
+void mfa_factors_clear(job_record_t *job);
+
+/* The QOS a job's priority can be computed with: calls FN once per QOS the
+ * job asked for (24.11 and later, a job with several), in slurmctld's order,
+ * else once with QOS NULL (meaning: the job's own QOS).  Caller holds the
+ * assoc_mgr QOS read lock. */
+typedef void (*mfa_qos_fn)(slurmdb_qos_rec_t *qos, void *arg);
+void mfa_job_each_qos(job_record_t *job, mfa_qos_fn fn, void *arg);
+
+/* Number of QOS mfa_job_each_qos() calls FN with (1 without a list). */
+int mfa_job_qos_count(job_record_t *job);
+
+/*
+ * The array of JOB's per-partition (x per-QOS) priorities, N slots, in
+ * partition-major order: existing values are kept when N is unchanged (for
+ * PriorityFlags=INCR_ONLY), else the array is new and zeroed.  N == 0 frees
+ * it (a job back to one partition and one QOS).  Returns NULL for N == 0.
+ */
+uint32_t *mfa_job_prio_array(job_record_t *job, int n);
+
+/* --- sprio --- */
+
+/*
+ * The list of factors sprio asks for, in the release's shape; NULL when
+ * there is nothing to show.  REQ is sprio's request (22.05 to 23.11; NULL
+ * from 24.05, where slurmctld filters).  Takes slurmctld's job read lock
+ * itself where the release's caller does not hold it.
+ */
+list_t *mfa_factors_list(void *req, uid_t uid);
+
+/* --- calls that moved --- */
+
+/* PrivateData=jobs: may UID see JOB? (job read lock held) */
+bool mfa_job_visible(job_record_t *job, uid_t uid);
+
+/* The site_factor plugin: load, unload, and (where the release has it)
+ * reconfigure. */
+void mfa_site_factor_init(void);
+void mfa_site_factor_fini(void);
+void mfa_site_factor_reconfig(void);
+
+/* slurmctld's lock around StateSaveLocation files. */
+void mfa_state_files_lock(void);
+void mfa_state_files_unlock(void);
+
+#endif

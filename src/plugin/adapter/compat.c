@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compat: slurmctld calls whose name or signature differs between releases
+ * (see the table in releases.h).
+ */
+#include "src/plugin/adapter/adapter.h"
+
+#if MFA_AT_LEAST(24, 11, 0)
+/* lock_state_files() moved to libslurm under another name (the header
+ * maps the old name onto it) */
+#include "src/common/slurm_xlator.h"
+#include "src/common/state_save.h"
+#endif
+
+bool mfa_job_visible(job_record_t *job, uid_t uid)
+{
+	int mcs;
+
+	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS) ||
+	    job->user_id == uid || validate_operator(uid))
+		return true;
+	mcs = slurm_mcs_get_privatedata();
+	if (mcs == 0) {
+#if MFA_HAS_INTERFACES_DIR
+		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+						    job->account, false);
+#else
+		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+						    job->account);
+#endif
+	}
+	if (mcs == 1)
+		return mcs_g_check_mcs_label(uid, job->mcs_label, false) == 0;
+	return true;
+}
+
+void mfa_site_factor_init(void)
+{
+#if MFA_HAS_INTERFACES_DIR
+	(void) site_factor_g_init();
+#else
+	(void) site_factor_plugin_init();
+#endif
+}
+
+void mfa_site_factor_fini(void)
+{
+#if MFA_HAS_INTERFACES_DIR
+	(void) site_factor_g_fini();
+#else
+	(void) site_factor_plugin_fini();
+#endif
+}
+
+void mfa_site_factor_reconfig(void)
+{
+#if !MFA_AT_LEAST(24, 11, 0)
+	site_factor_g_reconfig();
+#endif
+	/* 24.11 and later: slurmctld reloads site_factor itself */
+}
+
+void mfa_state_files_lock(void)
+{
+	lock_state_files();
+}
+
+void mfa_state_files_unlock(void)
+{
+	unlock_state_files();
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * family_2205: the entry points of Slurm 22.05's priority plugins.
+ *
+ * init() starts the decay thread (or, without fair-share, computes every
+ * job's priority once); sprio's list takes sprio's request and the plugin
+ * takes the job read lock for it.
+ */
+#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/engine/mfp_internal.h"
+
+#if MFA_FAMILY == MFA_FAMILY_2205
+
+const char plugin_name[] = "mfprio multifactor priority plugin";
+const char plugin_type[] = "priority/multifactor";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+int init(void);
+int fini(void);
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
+void priority_p_reconfig(bool assoc_clear);
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+double priority_p_calc_fs_factor(long double usage_efctv,
+				 long double shares_norm);
+List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid);
+void priority_p_job_end(job_record_t *job_ptr);
+
+int init(void)
+{
+	int rc = mfp_init();
+
+	mfp_thread_start();
+	mfp_initial_priorities();
+	return rc;
+}
+
+int fini(void)
+{
+	mfp_fini();
+	return SLURM_SUCCESS;
+}
+
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	return mfp_set(last_prio, job_ptr);
+}
+
+void priority_p_reconfig(bool assoc_clear)
+{
+	mfp_reconfig(assoc_clear);
+}
+
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	mfp_set_assoc_usage(assoc);
+}
+
+double priority_p_calc_fs_factor(long double usage_efctv,
+				 long double shares_norm)
+{
+	return mfp_calc_fs_factor(usage_efctv, shares_norm);
+}
+
+List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	if (!mfp_controller() || !req_msg)
+		return NULL;
+	return mfa_factors_list(req_msg, uid);
+}
+
+void priority_p_job_end(job_record_t *job_ptr)
+{
+	mfp_job_end(job_ptr);
+}
+
+#endif

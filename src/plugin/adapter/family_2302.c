@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * family_2302: the entry points of Slurm 23.02 and 23.11.
+ *
+ * New: priority_p_recover(), which slurmctld calls once it has recovered
+ * its jobs (without fair-share, every job's priority is computed there,
+ * not in init()); from 23.11.6, priority_p_thread_start(), where the decay
+ * thread starts (before it, init() starts it).  slurmctld holds the job
+ * read lock around sprio's list.
+ */
+#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/engine/mfp_internal.h"
+
+#if MFA_FAMILY == MFA_FAMILY_2302
+
+const char plugin_name[] = "mfprio multifactor priority plugin";
+const char plugin_type[] = "priority/multifactor";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+int init(void);
+int fini(void);
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
+void priority_p_reconfig(bool assoc_clear);
+uint32_t priority_p_recover(uint32_t prio_boost);
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+double priority_p_calc_fs_factor(long double usage_efctv,
+				 long double shares_norm);
+list_t *priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid);
+void priority_p_job_end(job_record_t *job_ptr);
+#if MFA_HAS_THREAD_START
+void priority_p_thread_start(void);
+#endif
+
+int init(void)
+{
+	int rc = mfp_init();
+
+#if !MFA_HAS_THREAD_START
+	mfp_thread_start();
+#endif
+	return rc;
+}
+
+int fini(void)
+{
+	mfp_fini();
+	return SLURM_SUCCESS;
+}
+
+#if MFA_HAS_THREAD_START
+void priority_p_thread_start(void)
+{
+	mfp_thread_start();
+}
+#endif
+
+uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	mfp_initial_priorities();
+	return 0;
+}
+
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	return mfp_set(last_prio, job_ptr);
+}
+
+void priority_p_reconfig(bool assoc_clear)
+{
+	mfp_reconfig(assoc_clear);
+}
+
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	mfp_set_assoc_usage(assoc);
+}
+
+double priority_p_calc_fs_factor(long double usage_efctv,
+				 long double shares_norm)
+{
+	return mfp_calc_fs_factor(usage_efctv, shares_norm);
+}
+
+list_t *priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	if (!mfp_controller())
+		return NULL;
+	return mfa_factors_list(req_msg, uid);
+}
+
+void priority_p_job_end(job_record_t *job_ptr)
+{
+	mfp_job_end(job_ptr);
+}
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * family_2511: the entry points of Slurm 25.11 and 26.05.
+ *
+ * As 24.05, without priority_p_calc_fs_factor(): the classic fair-share
+ * factor of every association is kept in the association itself (the
+ * engine writes it at each computation, and in
+ * priority_p_set_assoc_usage()), where slurmctld and sshare read it.
+ * fini() returns nothing.
+ */
+#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/engine/mfp_internal.h"
+
+#if MFA_FAMILY == MFA_FAMILY_2511
+
+const char plugin_name[] = "mfprio multifactor priority plugin";
+const char plugin_type[] = "priority/multifactor";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+int init(void);
+void fini(void);
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
+void priority_p_reconfig(bool assoc_clear);
+uint32_t priority_p_recover(uint32_t prio_boost);
+void priority_p_thread_start(void);
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+list_t *priority_p_get_priority_factors_list(uid_t uid);
+void priority_p_job_end(job_record_t *job_ptr);
+
+int init(void)
+{
+	return mfp_init();
+}
+
+void fini(void)
+{
+	mfp_fini();
+}
+
+void priority_p_thread_start(void)
+{
+	mfp_thread_start();
+}
+
+uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	mfp_initial_priorities();
+	return 0;
+}
+
+uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	return mfp_set(last_prio, job_ptr);
+}
+
+void priority_p_reconfig(bool assoc_clear)
+{
+	mfp_reconfig(assoc_clear);
+}
+
+void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	mfp_set_assoc_usage(assoc);
+	mfp_assoc_fs_factor(assoc);
+}
+
+list_t *priority_p_get_priority_factors_list(uid_t uid)
+{
+	if (!mfp_controller())
+		return NULL;
+	return mfa_factors_list(NULL, uid);
+}
+
+void priority_p_job_end(job_record_t *job_ptr)
+{
+	mfp_job_end(job_ptr);
+}
+
+#endif
