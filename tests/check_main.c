@@ -68,6 +68,7 @@ int main(void)
 	srunner_add_suite(sr, make_timestr_suite());
 	srunner_add_suite(sr, make_hostlist_suite());
 	srunner_add_suite(sr, make_tres_suite());
+	srunner_add_suite(sr, make_release_suite());
 	srunner_add_suite(sr, make_age_factor_suite());
 	srunner_add_suite(sr, make_job_size_factor_suite());
 	srunner_add_suite(sr, make_part_factor_suite());

@@ -16,6 +16,7 @@ Suite *make_decay_suite(void);
 Suite *make_timestr_suite(void);
 Suite *make_hostlist_suite(void);
 Suite *make_tres_suite(void);
+Suite *make_release_suite(void);
 Suite *make_age_factor_suite(void);
 Suite *make_job_size_factor_suite(void);
 Suite *make_part_factor_suite(void);

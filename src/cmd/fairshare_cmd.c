@@ -13,7 +13,7 @@
 
 static const char _usage[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
-"                        [--flags FLAGS] [--damp N] [-n]\n"
+"                        [--flags FLAGS] [--damp N] [--release VER] [-n]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
 "`sshare -a -l -P` does.\n"
@@ -23,13 +23,20 @@ static const char _usage[] =
 "  --conf FILE    slurm.conf: PriorityFlags, FairShareDampeningFactor\n"
 "  --flags FLAGS  PriorityFlags to use instead of the file's (what-if)\n"
 "  --damp N       FairShareDampeningFactor to use instead of the file's\n"
+"  --release VER  the Slurm release to imitate, 22.05 to 26.05 (23.11 or\n"
+"                 23.11.11); default: the conf's SLURM_VERSION=, else a file\n"
+"                 slurm-version next to the conf (or the assoc file), else\n"
+"                 22.05.  No fair-share figure differs between them.\n"
 "  -n, --noheader no header line\n"
 "  -h, --help     this text\n";
 
-enum { OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP };
+enum {
+	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE
+};
 
 static int _parse_damp(const char *s, uint16_t *out);
-static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp);
+static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp,
+		      mf_cmd_release_t *rel);
 
 /* A FairShareDampeningFactor: a whole number from 1 to 65535. */
 static int _parse_damp(const char *s, uint16_t *out)
@@ -48,7 +55,8 @@ static int _parse_damp(const char *s, uint16_t *out)
 
 /* Settings from slurm.conf; a bad value is reported and the default kept,
  * as slurmctld would run.  Returns -1 only if the file cannot be read. */
-static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp)
+static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp,
+		      mf_cmd_release_t *rel)
 {
 	mf_error_t e;
 	mf_conf_t *conf = mf_conf_load(path, &e);
@@ -68,6 +76,7 @@ static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp)
 			"FairShareDampeningFactor '%s' is not a whole number "
 			"from 1 to 65535: using 1\n", p->file, p->line,
 			p->value);
+	mf_cmd_release_detect(rel, conf, path);
 	mf_conf_free(conf);
 	return 0;
 }
@@ -80,6 +89,7 @@ int cmd_fairshare(int argc, char **argv)
 		{ "conf", required_argument, NULL, OPT_CONF },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "damp", required_argument, NULL, OPT_DAMP },
+		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -88,6 +98,7 @@ int cmd_fairshare(int argc, char **argv)
 	const char *flags_arg = NULL, *damp_arg = NULL;
 	bool noheader = false;
 	uint32_t flags = 0;
+	mf_cmd_release_t rel = { 0 };
 	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
 	mf_error_t e;
 	mf_tree_t *tree;
@@ -101,33 +112,47 @@ int cmd_fairshare(int argc, char **argv)
 		case OPT_CONF: conf = optarg; break;
 		case OPT_FLAGS: flags_arg = optarg; break;
 		case OPT_DAMP: damp_arg = optarg; break;
+		case OPT_RELEASE:
+			if (mf_cmd_release_option(&rel, optarg))
+				goto usage_error;
+			break;
 		case 'n': noheader = true; break;
-		case 'h': fputs(_usage, stdout); return MF_EXIT_OK;
-		default: fputs(_usage, stderr); return MF_EXIT_USAGE;
+		case 'h':
+			fputs(_usage, stdout);
+			mf_cmd_release_clear(&rel);
+			return MF_EXIT_OK;
+		default: fputs(_usage, stderr); goto usage_error;
 		}
 	}
 	if (optind < argc) {
 		mf_cmd_error("fairshare: unexpected argument '%s'",
 			     argv[optind]);
-		return MF_EXIT_USAGE;
+		goto usage_error;
 	}
 	if (!assoc) {
 		mf_cmd_error("fairshare: --assoc FILE is required");
 		fputs(_usage, stderr);
-		return MF_EXIT_USAGE;
+		goto usage_error;
 	}
-	if (conf && _read_conf(conf, &flags, &cfg.damp))
+	if (conf && _read_conf(conf, &flags, &cfg.damp, &rel)) {
+		mf_cmd_release_clear(&rel);
 		return MF_EXIT_INPUT;
+	}
 	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
 		mf_cmd_error("--flags: %s", e.text);
-		return MF_EXIT_USAGE;
+		goto usage_error;
 	}
 	if (damp_arg && _parse_damp(damp_arg, &cfg.damp)) {
 		mf_cmd_error("--damp '%s': not a whole number from 1 to "
 			     "65535", damp_arg);
-		return MF_EXIT_USAGE;
+		goto usage_error;
 	}
 	cfg.algo = mf_priority_flags_algo(flags);
+	/* without --conf, the snapshot's directory may say the release; no
+	 * fair-share figure differs between the releases mfprio knows, so
+	 * it is only checked (and warned about) here */
+	mf_cmd_release_detect(&rel, NULL, assoc);
+	mf_cmd_release_clear(&rel);
 
 	tree = mf_snapshot_load(assoc, usage, &e);
 	if (!tree) {
@@ -138,4 +163,7 @@ int cmd_fairshare(int argc, char **argv)
 	mf_sshare_print(stdout, tree, cfg.algo, noheader);
 	mf_tree_destroy(tree);
 	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
+usage_error:
+	mf_cmd_release_clear(&rel);
+	return MF_EXIT_USAGE;
 }

@@ -26,7 +26,8 @@
 static const char _usage[] =
 "Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
 "                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
-"                       [--now EPOCH] [-P] [-n] [--explain JOBID]\n"
+"                       [--now EPOCH] [--release VER] [-P] [-n]\n"
+"                       [--explain JOBID]\n"
 "\n"
 "Compute the priority of every pending job and print it as `sprio -l`\n"
 "does (weighted factors), or explain one job's priority and rank.\n"
@@ -38,6 +39,10 @@ static const char _usage[] =
 "  --usage FILE       sshare -a -P -n -o Account,User,RawUsage\n"
 "  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n"
 "  --now EPOCH        the time to compute at (default: now)\n"
+"  --release VER      the Slurm release to imitate, 22.05 to 26.05 (23.11\n"
+"                     or 23.11.11); default: the conf's SLURM_VERSION=, else\n"
+"                     a file slurm-version next to the conf (scontrol\n"
+"                     --version), else 22.05\n"
 "  -P, --parsable     '|'-separated fields, no padding\n"
 "  -n, --noheader     no header line\n"
 "  --explain JOBID    every factor of JOBID with its inputs and weight, and\n"
@@ -46,7 +51,7 @@ static const char _usage[] =
 
 enum {
 	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
-	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN,
+	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN, OPT_RELEASE,
 };
 
 /* One job, its inputs for the core and its rows (one per partition). */
@@ -82,6 +87,7 @@ typedef struct {
 	GPtrArray *lines;            /* mf_job_line_t* */
 	GPtrArray *jobs;             /* _job_t* */
 	GPtrArray *rows;             /* _row_t* */
+	mf_cmd_release_t rel;        /* the release imitated, and why */
 	bool clamp_warned;
 } _ctx_t;
 
@@ -130,6 +136,7 @@ static void _ctx_clear(_ctx_t *c)
 		g_hash_table_unref(c->assoc_prio);
 	mf_tree_destroy(c->tree);
 	mf_prio_conf_free(c->pc);
+	mf_cmd_release_clear(&c->rel);
 }
 
 /* Read every input.  Returns an exit status (MF_EXIT_OK to go on). */
@@ -143,6 +150,8 @@ static int _load(_ctx_t *c, const _opts_t *o)
 		return MF_EXIT_INPUT;
 	}
 	c->pc = mf_prio_conf_read(conf, &e);
+	if (c->pc)
+		mf_cmd_release_detect(&c->rel, conf, o->conf);
 	mf_conf_free(conf);
 	if (!c->pc) {
 		mf_cmd_error("%s", e.text);
@@ -156,6 +165,7 @@ static int _load(_ctx_t *c, const _opts_t *o)
 		return MF_EXIT_INPUT;
 	}
 	mf_prio_conf_to_config(c->pc, &c->cfg);
+	c->cfg.release = c->rel.release;
 	c->fs_cfg.algo = mf_priority_flags_algo(c->pc->flags);
 	c->fs_cfg.damp = c->pc->fs_damp;
 
@@ -612,6 +622,28 @@ static void _explain_neighbour(FILE *out, const char *label,
 	g_free(why);
 }
 
+/* Where the release changes the job size factor of PJ, say how. */
+static const char *_js_release_note(const mf_prio_config_t *cfg,
+				    const mf_prio_job_t *pj)
+{
+	bool guarded = mf_release_js_guarded(cfg->release);
+
+	if (!cfg->weight_js)
+		return "";
+	if (!cfg->node_count || !cfg->cluster_cpus)
+		return guarded ? "; no node or CPU: 0 (from Slurm 23.02)"
+			       : "; no node or CPU (Slurm 22.05: what the "
+				 "formula gives)";
+	if (cfg->favor_small &&
+	    !(cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME) &&
+	    pj->min_nodes > cfg->node_count)
+		return guarded ? "; more nodes than the cluster: node term 0 "
+				 "(from Slurm 23.02)"
+			       : "; more nodes than the cluster: node term "
+				 "wraps, held at 1 (Slurm 22.05)";
+	return "";
+}
+
 static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
@@ -664,11 +696,15 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 		uint32_t limit = pj->time_limit != MF_NO_VAL ? pj->time_limit :
 				 (pj->part ? pj->part->max_time : 1);
 
+		char rel[8];
+
 		fprintf(out, "Job %u: user %s, account %s, QOS %s, partition "
 			"%s, state %s, at %ld\n", pj->job_id, l->user,
 			l->account, l->qos ? l->qos : "(none)",
 			pj->part ? pj->part->name : "(none)", l->state,
 			(long)o->now);
+		fprintf(out, "  as Slurm %s computes it (%s)\n",
+			mf_release_name(cfg->release, rel), c->rel.source);
 		fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
 			"weight", "weighted", "from");
 		if (pj->accrue_time && o->now > pj->accrue_time)
@@ -700,6 +736,7 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 			"; SMALL_RELATIVE_TO_TIME" : "");
 		if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
 			fprintf(out, ", time limit %u min", limit);
+		fputs(_js_release_note(cfg, pj), out);
 		fputc('\n', out);
 		fprintf(out, "  %-12s %12.7f %12u %14.2f  PriorityJobFactor %u "
 			"of highest %u%s\n", "partition", r->part,
@@ -813,6 +850,7 @@ int cmd_priority(int argc, char **argv)
 		{ "assoc-prio", required_argument, NULL, OPT_ASSOC_PRIO },
 		{ "now", required_argument, NULL, OPT_NOW },
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
+		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -836,31 +874,43 @@ int cmd_priority(int argc, char **argv)
 			if (_parse_now(optarg, &o.now)) {
 				mf_cmd_error("--now '%s': not a number of "
 					     "seconds since the epoch", optarg);
+				_ctx_clear(&c);
+				return MF_EXIT_USAGE;
+			}
+			break;
+		case OPT_RELEASE:
+			if (mf_cmd_release_option(&c.rel, optarg)) {
+				_ctx_clear(&c);
 				return MF_EXIT_USAGE;
 			}
 			break;
 		case 'P': o.parsable = true; break;
 		case 'n': o.noheader = true; break;
-		case 'h': fputs(_usage, stdout); return MF_EXIT_OK;
-		default: fputs(_usage, stderr); return MF_EXIT_USAGE;
+		case 'h':
+			fputs(_usage, stdout);
+			_ctx_clear(&c);
+			return MF_EXIT_OK;
+		default:
+			fputs(_usage, stderr);
+			_ctx_clear(&c);
+			return MF_EXIT_USAGE;
 		}
 	}
+	rc = MF_EXIT_OK;
 	if (optind < argc) {
 		mf_cmd_error("priority: unexpected argument '%s'",
 			     argv[optind]);
-		return MF_EXIT_USAGE;
-	}
-	if (!o.conf || !o.jobs) {
+		rc = MF_EXIT_USAGE;
+	} else if (!o.conf || !o.jobs) {
 		mf_cmd_error("priority: --conf FILE and --jobs FILE are "
 			     "required");
 		fputs(_usage, stderr);
-		return MF_EXIT_USAGE;
-	}
-	if (o.usage && !o.assoc) {
+		rc = MF_EXIT_USAGE;
+	} else if (o.usage && !o.assoc) {
 		mf_cmd_error("priority: --usage needs --assoc");
-		return MF_EXIT_USAGE;
+		rc = MF_EXIT_USAGE;
 	}
-	if ((rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
+	if (rc || (rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
 		_ctx_clear(&c);
 		return rc;
 	}

@@ -20,6 +20,9 @@
  * The result is held within 0.0 .. 1.0.  A cluster with no nodes or CPUs,
  * or a 0 time limit, gives what the formula gives within those bounds, and
  * 0 where it gives no number (Slurm would divide by zero).
+ * From Slurm 23.02 (RELEASE, see release.h): 0 for a cluster with no node
+ * or no CPU, and under PriorityFavorSmall the node term is 0 for a job
+ * asking for more nodes than the cluster has.
  */
 #ifndef MFPRIO_JOB_SIZE_FACTOR_H
 #define MFPRIO_JOB_SIZE_FACTOR_H
@@ -27,14 +30,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "release.h"
+
 /*
  * MIN_NODES and CPUS of the job; TIME_LIMIT its limit in minutes (only
  * with SMALL_RELATIVE_TO_TIME; the caller resolves "partition's"), FLAGS
- * the PriorityFlags, FAVOR_SMALL PriorityFavorSmall.
+ * the PriorityFlags, FAVOR_SMALL PriorityFavorSmall, RELEASE the Slurm
+ * release imitated (0: MF_RELEASE_DEFAULT).
  */
 double mf_job_size_factor(uint32_t min_nodes, uint32_t cpus,
 			  uint32_t time_limit, uint32_t node_count,
 			  uint32_t cluster_cpus, bool favor_small,
-			  uint32_t flags);
+			  uint32_t flags, mf_release_t release);
 
 #endif

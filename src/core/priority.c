@@ -161,7 +161,8 @@ uint32_t mf_priority_compute(const mf_prio_config_t *cfg,
 			limit = job->part->max_time;
 		r->js = mf_job_size_factor(job->min_nodes, job->cpu_cnt, limit,
 					   cfg->node_count, cfg->cluster_cpus,
-					   cfg->favor_small, cfg->flags);
+					   cfg->favor_small, cfg->flags,
+					   cfg->release);
 	}
 	if (job->has_assoc && cfg->weight_assoc)
 		r->assoc = mf_assoc_factor(job->assoc_priority,

@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include "priority_flags.h"
+#include "release.h"
 #include "tres.h"
 
 /* Slurm's INFINITE and NO_VAL for 32-bit values (time limits, minutes). */
@@ -70,6 +71,8 @@ typedef struct {
 				      * partitions, at least 1 */
 	uint32_t qos_max_priority;   /* highest QOS priority (0: none) */
 	uint32_t assoc_max_priority; /* highest association priority */
+	mf_release_t release;    /* the Slurm release imitated (release.h;
+				  * 0: MF_RELEASE_DEFAULT) */
 } mf_prio_config_t;
 
 /* A partition as far as priority goes. */

@@ -94,6 +94,15 @@ then ok "bad conf values warn and keep going"; else bad "bad conf values warn an
 "$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --flags NOPE >"$out" 2>"$err"; [ $? -eq 2 ] && ok "bad --flags" || bad "bad --flags"
 "$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --damp 0 >"$out" 2>"$err"; [ $? -eq 2 ] && ok "bad --damp" || bad "bad --damp"
 "$MFPRIO" fairshare --help >"$out" 2>"$err" && grep -q -- "--assoc FILE" "$out" && ok "--help" || bad "--help"
+"$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --release latest >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF "mfprio: --release: 'latest' is not a Slurm release" "$err" &&
+	ok "bad --release" || bad "bad --release"
+"$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --release 21.08 >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF "Slurm release '21.08' is not one mfprio knows" "$err" &&
+	ok "unknown --release" || bad "unknown --release"
+# no fair-share figure differs between releases: classic user 1 as above
+expect_row "--release 26.05.3: the same figures" "   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479|0.000000" \
+	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE --release 26.05.3
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -94,6 +94,80 @@ expect_fail "explain a held job" 1 "job 103 is not listed by sprio" \
 expect_fail "explain an unknown job" 1 "job 999 is not in" \
 	$BASE --jobs "$S/jobs.txt" --explain 999
 
+# --- --release: the Slurm release imitated (tests/data/priority/release):
+# 2 nodes x 4 CPUs, PriorityFavorSmall=YES, only PriorityWeightJobSize
+# (1000) set, so a job's priority is 1000 x its job size factor
+#   js = ((nodes - min_nodes) / nodes + (cpus - job_cpus) / cpus) / 2.
+# Job 201 asks for 3 nodes, 6 CPUs: more nodes than the cluster has.
+#   22.05: 2 - 3 taken unsigned = 4294967295; (4294967295/2 + 2/8) / 2
+#          = 1073741823.875, held at 1.0 -> 1000
+#   23.02 on: the node term is 0; (0 + 2/8) / 2 = 0.125 -> 125
+# Job 202 (1 node, 2 CPUs): (1/2 + 6/8) / 2 = 0.625 -> 625 in every release;
+# job 203 (2 nodes, 4 CPUs, the whole node count): (0 + 4/8) / 2 = 0.25
+# -> 250 in every release.
+R="$D/release"
+RBASE="--jobs $R/jobs.txt --now 1700000000 -P"
+row201_22="201|batch|alice|1000|0|0|0|0|1000|0|0|0|"
+row201_23="201|batch|alice|125|0|0|0|0|125|0|0|0|"
+# shellcheck disable=SC2086
+expect_line "--release 22.05: job 201's node term wraps" "$row201_22" \
+	--conf "$R/slurm.conf" $RBASE --release 22.05
+# shellcheck disable=SC2086
+expect_line "--release 23.11: job 201's node term is 0" "$row201_23" \
+	--conf "$R/slurm.conf" $RBASE --release 23.11
+# shellcheck disable=SC2086
+expect_line "--release 26.05.3 (micro version): as 23.02 on" "$row201_23" \
+	--conf "$R/slurm.conf" $RBASE --release 26.05.3
+for rel in 22.05 23.11; do
+	# shellcheck disable=SC2086
+	expect_line "--release $rel: job 202 the same" "202|batch|bob|625|0|0|0|0|625|0|0|0|" \
+		--conf "$R/slurm.conf" $RBASE --release $rel
+	# shellcheck disable=SC2086
+	expect_line "--release $rel: job 203 (all nodes) the same" "203|batch|bob|250|0|0|0|0|250|0|0|0|" \
+		--conf "$R/slurm.conf" $RBASE --release $rel
+done
+# the default: the input's release, else 22.05
+# shellcheck disable=SC2086
+expect_line "no release in the input: 22.05" "$row201_22" --conf "$R/slurm.conf" $RBASE
+# shellcheck disable=SC2086
+expect_line "default: the conf's SLURM_VERSION=23.11.11" "$row201_23" \
+	--conf "$R/slurm-23.11.conf" $RBASE
+# shellcheck disable=SC2086
+expect_line "default: slurm-version beside the conf (slurm 24.11.1)" "$row201_23" \
+	--conf "$R/snapshot/slurm.conf" $RBASE
+# shellcheck disable=SC2086
+expect_line "--release wins over the input's" "$row201_22" \
+	--conf "$R/snapshot/slurm.conf" $RBASE --release 22.05
+# an unknown release in the input: warned about, 22.05 used
+# shellcheck disable=SC2086
+if "$MFPRIO" priority --conf "$R/bad-version.conf" $RBASE >"$out" 2>"$err" &&
+	grep -qxF "$row201_22" "$out" &&
+	grep -qF "bad-version.conf:2: SLURM_VERSION=21.08.8: Slurm release '21.08.8' is not one mfprio knows" "$err"
+then ok "an unknown SLURM_VERSION is warned about; 22.05 used"
+else bad "an unknown SLURM_VERSION is warned about; 22.05 used"; fi
+# --explain names the release and where it comes from
+expect_line "explain: release from --release" "  as Slurm 23.11 computes it (from --release)" \
+	--conf "$R/slurm.conf" --jobs "$R/jobs.txt" --now 1700000000 --release 23.11 --explain 201
+expect_line "explain: release from SLURM_VERSION" "  as Slurm 23.11 computes it (from SLURM_VERSION=23.11.11 at $R/slurm-23.11.conf:3)" \
+	--conf "$R/slurm-23.11.conf" --jobs "$R/jobs.txt" --now 1700000000 --explain 201
+expect_line "explain: release from slurm-version" "  as Slurm 24.11 computes it (from $R/snapshot/slurm-version:1)" \
+	--conf "$R/snapshot/slurm.conf" --jobs "$R/jobs.txt" --now 1700000000 --explain 201
+expect_line "explain: the default release" "  as Slurm 22.05 computes it (the default: the input does not say which release)" \
+	--conf "$R/slurm.conf" --jobs "$R/jobs.txt" --now 1700000000 --explain 201
+expect_line "explain: 22.05 job size of an oversized job" "  jobsize         1.0000000         1000        1000.00  3 node(s), 6 CPU(s) of 2 node(s), 8 CPUs; PriorityFavorSmall; more nodes than the cluster: node term wraps, held at 1 (Slurm 22.05)" \
+	--conf "$R/slurm.conf" --jobs "$R/jobs.txt" --now 1700000000 --explain 201
+expect_line "explain: 23.11 job size of an oversized job" "  jobsize         0.1250000         1000         125.00  3 node(s), 6 CPU(s) of 2 node(s), 8 CPUs; PriorityFavorSmall; more nodes than the cluster: node term 0 (from Slurm 23.02)" \
+	--conf "$R/slurm.conf" --jobs "$R/jobs.txt" --now 1700000000 --release 23.11 --explain 201
+# shellcheck disable=SC2086
+expect_fail "--release latest" 2 "mfprio: --release: 'latest' is not a Slurm release" \
+	--conf "$R/slurm.conf" $RBASE --release latest
+# shellcheck disable=SC2086
+expect_fail "--release 21.08" 2 "mfprio: --release: Slurm release '21.08' is not one mfprio knows" \
+	--conf "$R/slurm.conf" $RBASE --release 21.08
+# a bad --release is a usage error even before the inputs are read
+expect_fail "--release checked first" 2 "--release: 'x'" \
+	--conf "$D/no-such.conf" --jobs "$S/jobs.txt" --release x
+
 # --- a real cluster's dumps against its sprio, one directory per variant
 # of settings (tests/cluster/sprio-vs-mfprio.sh --save): sprio -l, and
 # every column in full ('|'-separated) against -P

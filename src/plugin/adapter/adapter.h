@@ -23,6 +23,14 @@
 
 #include "src/core/priority.h"
 
+/* The release built for, as the core names it (src/core/release.h). */
+#define MFA_CORE_RELEASE MF_RELEASE(SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER), \
+				    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER))
+
+/* The node count the job size factor divides by: the live nodes from
+ * 23.02 (active_node_record_count), every node slot before. */
+uint32_t mfa_node_count(void);
+
 /* --- a job's factors and priorities (job write lock held) --- */
 
 /* Keep R's weighted factors on JOB for sprio (TRES_WEIGHTS: TRES_CNT
@@ -49,6 +57,9 @@ int mfa_job_qos_count(job_record_t *job);
  * partition-major order: existing values are kept when N is unchanged (for
  * PriorityFlags=INCR_ONLY), else the array is new and zeroed.  N == 0 frees
  * it (a job back to one partition and one QOS).  Returns NULL for N == 0.
+ * The job's partition list is left in the order of the array: sorted by
+ * PriorityTier with slurmctld's comparator (up to 23.11 at every call, in
+ * 24.05 when the array is made anew; from 24.11 slurmctld keeps it sorted).
  */
 uint32_t *mfa_job_prio_array(job_record_t *job, int n);
 

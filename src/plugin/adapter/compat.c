@@ -21,7 +21,7 @@ bool mfa_job_visible(job_record_t *job, uid_t uid)
 		return true;
 	mcs = slurm_mcs_get_privatedata();
 	if (mcs == 0) {
-#if MFA_HAS_INTERFACES_DIR
+#if MFA_AT_LEAST(23, 11, 0)
 		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
 						    job->account, false);
 #else
@@ -54,10 +54,10 @@ void mfa_site_factor_fini(void)
 
 void mfa_site_factor_reconfig(void)
 {
-#if !MFA_AT_LEAST(24, 11, 0)
+#if !MFA_AT_LEAST(24, 5, 0)
 	site_factor_g_reconfig();
 #endif
-	/* 24.11 and later: slurmctld reloads site_factor itself */
+	/* 24.05 and later: slurmctld reloads site_factor itself */
 }
 
 void mfa_state_files_lock(void)
@@ -68,4 +68,14 @@ void mfa_state_files_lock(void)
 void mfa_state_files_unlock(void)
 {
 	unlock_state_files();
+}
+
+uint32_t mfa_node_count(void)
+{
+#if MFA_AT_LEAST(23, 2, 0)
+	return active_node_record_count > 0 ?
+		(uint32_t) active_node_record_count : 0;
+#else
+	return node_record_count > 0 ? (uint32_t) node_record_count : 0;
+#endif
 }

@@ -139,6 +139,10 @@ uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 		xfree(m->priority_array);
 		m->priority_array = xcalloc(n, sizeof(uint32_t));
 		xfree(m->MFA_MULT_NAMES);
+#if !MFA_HAS_PRIO_MULT
+		if (job->part_ptr_list)
+			list_sort(job->part_ptr_list, priority_sort_part_tier);
+#endif
 		if (job->part_ptr_list)
 			m->MFA_MULT_NAMES = part_list_to_xstr(
 				job->part_ptr_list);
@@ -153,6 +157,8 @@ uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 		/* slurmctld frees the array when the partitions change */
 		return NULL;
 	}
+	if (job->part_ptr_list)
+		list_sort(job->part_ptr_list, priority_sort_part_tier);
 	if (!job->priority_array)
 		job->priority_array = xcalloc(n + 1, sizeof(uint32_t));
 	return job->priority_array;

@@ -16,14 +16,21 @@
  * |          | and job_details_t names; prio_factors becomes the smaller      |
  * |          | priority_factors_t inside sprio's object; priority_p_recover()  |
  * |          | (new): slurmctld asks for a recovered job's priority            |
+ * | 23.02    | job size: live nodes (active_node_record_count), 0 on a cluster |
+ * |          | without nodes or CPUs, favor-small node term floored at 0       |
+ * |          | (src/core/release.h); init() runs under slurmctld's write locks |
+ * |          | before jobs are loaded; sprio's list under its read locks       |
  * | 23.11    | from 23.11.6 slurmctld starts the decay thread itself through   |
- * |          | priority_p_thread_start(), after it has read its state          |
+ * |          | priority_p_thread_start(), after it has read its state;         |
+ * |          | assoc_mgr_is_user_acct_coord() takes a lock flag                |
  * | 24.05    | priority_p_get_priority_factors_list(uid): slurmctld filters    |
  * |          | sprio's request itself; per-partition priorities keep their     |
- * |          | partitions' names (priority_array_parts)                        |
+ * |          | partitions' names (job_ptr->part_prio), sorted when made anew;  |
+ * |          | site_factor_g_reconfig() gone                                   |
  * | 24.11    | List/ListIterator names gone; a job may ask for several QOS     |
  * |          | (qos_list); per-partition priorities move to job_ptr->prio_mult |
- * |          | (priority_array + priority_array_names)                         |
+ * |          | (partitions x QOS, + priority_array_names), slurmctld keeps the |
+ * |          | partition list sorted; lock_state_files() moves to libslurm     |
  * | 25.05    | (nothing new for a priority plugin)                             |
  * | 25.11    | priority_p_calc_fs_factor() removed: slurmctld keeps the        |
  * |          | classic fs_factor in each association                           |

@@ -84,6 +84,7 @@ extern uint32_t g_assoc_max_priority;
 /* Functions that only slurmctld defines. */
 #if MFA_HAS_PRIORITY_PARTS
 #pragma weak part_list_to_xstr
+#pragma weak last_part_update
 #endif
 #pragma weak calc_job_billable_tres
 #pragma weak find_part_record

@@ -171,6 +171,8 @@ int mfp_init(void)
 		assoc_mgr_lock(&locks);
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0L;
 		assoc_mgr_unlock(&locks);
+		/* jobs may end (and be charged) before the thread starts */
+		mfp_decay_prepare();
 	}
 	mfa_site_factor_init();
 	info("mfprio: priority/multifactor loaded (mfprio %s, fair-share %s)",
@@ -209,10 +211,9 @@ void mfp_fini(void)
 {
 	if (!_controller)
 		return;
-	if (_thread_started) {
-		mfp_decay_stop();
-		_thread_started = false;
-	}
+	/* stops the thread if it runs, frees what mfp_decay_prepare() read */
+	mfp_decay_stop();
+	_thread_started = false;
 	mfa_site_factor_fini();
 	slurm_mutex_lock(&mfp_conf_mutex);
 	xfree(mfp_conf.weight_tres);

@@ -44,6 +44,8 @@ static bool _stop, _reconfig, _ready, _running;
 static time_t _last_ran;
 static double _decay_factor = 1.0;   /* per second */
 static GHashTable *_swept;           /* job id -> end time charged */
+static time_t _last_reset;           /* as read at start (the thread keeps
+				      * its own afterwards) */
 
 static void *_decay_thread(void *arg);
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
@@ -493,7 +495,7 @@ static uint32_t _sweep_interval(void)
 
 static void *_decay_thread(void *arg)
 {
-	time_t last_reset = 0, next_reset = 0, read_ran = 0, now;
+	time_t last_reset, next_reset = 0, now;
 	uint16_t reset_period;
 	struct timespec tick, wake;
 	struct timeval tv;
@@ -503,15 +505,9 @@ static void *_decay_thread(void *arg)
 		      THREAD_NAME);
 
 	slurm_mutex_lock(&mfp_conf_mutex);
-	_decay_factor = mfp_conf.decay_factor;
 	reset_period = mfp_conf.reset_period;
 	slurm_mutex_unlock(&mfp_conf_mutex);
-
-	mfp_state_read(&read_ran, &last_reset);
-	if (!last_reset)
-		last_reset = time(NULL);
-	_last_ran = read_ran;
-	mfp_charged_read(_swept, _last_ran);
+	last_reset = _last_reset;
 
 	slurm_mutex_lock(&_lock);
 	_ready = true;
@@ -566,12 +562,28 @@ static void *_decay_thread(void *arg)
 	return NULL;
 }
 
+void mfp_decay_prepare(void)
+{
+	time_t read_ran = 0;
+
+	if (!_swept)
+		_swept = g_hash_table_new(g_direct_hash, g_direct_equal);
+	slurm_mutex_lock(&mfp_conf_mutex);
+	_decay_factor = mfp_conf.decay_factor;
+	slurm_mutex_unlock(&mfp_conf_mutex);
+	mfp_state_read(&read_ran, &_last_reset);
+	if (!_last_reset)
+		_last_reset = time(NULL);
+	_last_ran = read_ran;
+	mfp_charged_read(_swept, _last_ran);
+}
+
 void mfp_decay_start(void)
 {
 	int rc;
 
 	if (!_swept)
-		_swept = g_hash_table_new(g_direct_hash, g_direct_equal);
+		mfp_decay_prepare();
 	_stop = false;
 	_ready = false;
 	if ((rc = pthread_create(&_thread, NULL, _decay_thread, NULL))) {

@@ -51,8 +51,14 @@ void mfp_conf_load(void);
 
 /* --- mfp_decay.c: the background thread and usage accounting --- */
 
-/* Start the thread (controller only).  Returns after it has read the state
- * file, so that mfp_last_ran() is valid. */
+/* Read the state files (the last decay, the jobs charged since) and the
+ * decay factor, so that a job ending before the thread starts is charged
+ * from the right time (controller only; slurmctld may hold its own locks:
+ * takes only the state-file lock). */
+void mfp_decay_prepare(void);
+
+/* Start the thread (controller only; mfp_decay_prepare() first if it has
+ * not run).  Returns once the thread runs. */
 void mfp_decay_start(void);
 
 /* Stop and join it. */

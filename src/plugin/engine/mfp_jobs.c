@@ -113,7 +113,8 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 	cfg.favor_small = mfp_conf.favor_small;
 	cfg.flags = mfp_conf.mf_flags;
 	cfg.cluster_cpus = cluster_cpus;
-	cfg.node_count = node_record_count;
+	cfg.node_count = mfa_node_count();
+	cfg.release = MFA_CORE_RELEASE;
 	cfg.part_max_priority = part_max_priority ? part_max_priority : 1;
 	cfg.qos_max_priority = g_qos_max_priority;
 	cfg.assoc_max_priority = g_assoc_max_priority;
@@ -235,10 +236,6 @@ static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
 		(void) mfa_job_prio_array(job_ptr, 0);
 		return;
 	}
-	/* slurmctld's order (its own comparator), before the array takes
-	 * the partitions' names */
-	if (nparts)
-		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 	w.slot = mfa_job_prio_array(job_ptr, MAX(nparts, 1) * MAX(nqos, 1));
 	mf_prio_result_init(&pr, r->tres_cnt);
 	mf_prio_result_init(&w.scratch, r->tres_cnt);
