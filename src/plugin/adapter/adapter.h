@@ -63,6 +63,24 @@ int mfa_job_qos_count(job_record_t *job);
  */
 uint32_t *mfa_job_prio_array(job_record_t *job, int n);
 
+/* --- usage accounting (assoc_mgr QOS write lock held) --- */
+
+/* A running total of TRES-seconds reserved for running jobs, which usage
+ * accounting drains as the jobs use them; WHAT qualifies it in messages. */
+typedef struct {
+	uint64_t *run;           /* one per TRES */
+	const char *what;
+} mfa_run_total_t;
+#define MFA_RUN_TOTALS_MAX 3
+
+/* The running totals of QOS that JOB draws on, into TOTALS (at most
+ * MFA_RUN_TOTALS_MAX): the QOS's own, and from 24.05 the job's account's
+ * and user's within the QOS (MaxTRESRunMinsPerAccount/User), which
+ * slurmctld keeps from then.  Returns how many; 0 from 24.05 for a job
+ * without an association (its release leaves the QOS's TRES alone then). */
+int mfa_qos_run_totals(slurmdb_qos_rec_t *qos, job_record_t *job,
+		       mfa_run_total_t *totals);
+
 /* --- sprio --- */
 
 /*

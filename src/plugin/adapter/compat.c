@@ -5,6 +5,9 @@
  */
 #include "src/plugin/adapter/adapter.h"
 
+#if MFA_AT_LEAST(24, 5, 0)
+#include "src/slurmctld/acct_policy.h"
+#endif
 #if MFA_AT_LEAST(24, 11, 0)
 /* lock_state_files() moved to libslurm under another name (the header
  * maps the old name onto it) */
@@ -78,4 +81,32 @@ uint32_t mfa_node_count(void)
 #else
 	return node_record_count > 0 ? (uint32_t) node_record_count : 0;
 #endif
+}
+
+int mfa_qos_run_totals(slurmdb_qos_rec_t *qos, job_record_t *job,
+		       mfa_run_total_t *totals)
+{
+	int n = 0;
+#if MFA_AT_LEAST(24, 5, 0)
+	slurmdb_used_limits_t *used;
+
+	if (!job->assoc_ptr)
+		return 0;
+#endif
+	totals[n++] = (mfa_run_total_t) {
+		.run = qos->usage->grp_used_tres_run_secs, .what = "" };
+#if MFA_AT_LEAST(24, 5, 0)
+	/* both make the entry when it is missing, as slurmctld does */
+	used = acct_policy_get_acct_used_limits(&qos->usage->acct_limit_list,
+						job->assoc_ptr->acct);
+	if (used && used->tres_run_secs)
+		totals[n++] = (mfa_run_total_t) {
+			.run = used->tres_run_secs, .what = " (account)" };
+	used = acct_policy_get_user_used_limits(&qos->usage->user_limit_list,
+						job->user_id);
+	if (used && used->tres_run_secs)
+		totals[n++] = (mfa_run_total_t) {
+			.run = used->tres_run_secs, .what = " (user)" };
+#endif
+	return n;
 }

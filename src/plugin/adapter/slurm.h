@@ -85,6 +85,8 @@ extern uint32_t g_assoc_max_priority;
 #if MFA_HAS_PRIORITY_PARTS
 #pragma weak part_list_to_xstr
 #pragma weak last_part_update
+#pragma weak acct_policy_get_acct_used_limits
+#pragma weak acct_policy_get_user_used_limits
 #endif
 #pragma weak calc_job_billable_tres
 #pragma weak find_part_record

@@ -56,8 +56,12 @@ static void _reset_usage(void);
 static bool _limits(void);
 static void _charge(job_record_t *job_ptr, time_t from, time_t to,
 		    bool at_end, bool mark_ended);
+static void _drain(uint64_t *run, const uint64_t *delta, uint32_t job_id,
+		   const char *what);
+static void _add_tres_usage(long double *usage_tres_raw,
+			    const long double *tres_decay);
 static void _qos_tres_run_secs(long double *tres_decay, uint64_t *delta,
-			       uint32_t job_id, slurmdb_qos_rec_t *qos);
+			       job_record_t *job_ptr, slurmdb_qos_rec_t *qos);
 static void _assoc_tres_run_secs(long double *tres_decay, uint64_t *delta,
 				 uint32_t job_id, slurmdb_assoc_rec_t *assoc);
 static int _charge_running(void *x, void *arg);
@@ -169,56 +173,70 @@ static void _reset_usage(void)
 	assoc_mgr_unlock(&locks);
 }
 
-/* TRES-seconds a job no longer holds, taken from a QOS's running total
- * (and its decayed TRES usage added), only under limits enforcement. */
-static void _qos_tres_run_secs(long double *tres_decay, uint64_t *delta,
-			       uint32_t job_id, slurmdb_qos_rec_t *qos)
+/* Take DELTA (TRES-seconds per TRES) from the running total RUN, never
+ * below 0 (a shortfall is logged: slurmctld's reservation and the usage
+ * disagree, and 0 is the only safe value). */
+static void _drain(uint64_t *run, const uint64_t *delta, uint32_t job_id,
+		   const char *what)
 {
-	if (!qos || !_limits())
-		return;
 	for (int i = 0; i < slurmctld_tres_cnt; i++) {
-		uint64_t *run = &qos->usage->grp_used_tres_run_secs[i];
-
 		if (i == TRES_ARRAY_ENERGY)
 			continue;
-		if (tres_decay)
-			qos->usage->usage_tres_raw[i] += tres_decay[i];
-		if (delta[i] > *run) {
-			error("mfprio: job %u: QOS %s TRES %s "
-			      "grp_used_tres_run_secs would go below 0 "
-			      "(%"PRIu64" - %"PRIu64"); setting 0", job_id,
-			      qos->name, assoc_mgr_tres_name_array[i],
-			      *run, delta[i]);
-			*run = 0;
-		} else {
-			*run -= delta[i];
+		if (delta[i] <= run[i]) {
+			run[i] -= delta[i];
+			continue;
 		}
+		error("mfprio: job %u: %s: TRES %s has %"PRIu64" run seconds "
+		      "reserved, %"PRIu64" used; setting 0", job_id, what,
+		      assoc_mgr_tres_name_array[i], run[i], delta[i]);
+		run[i] = 0;
 	}
 }
 
+/* Add TRES_DECAY (may be NULL) to the TRES usage USAGE_TRES_RAW. */
+static void _add_tres_usage(long double *usage_tres_raw,
+			    const long double *tres_decay)
+{
+	if (!tres_decay)
+		return;
+	for (int i = 0; i < slurmctld_tres_cnt; i++)
+		if (i != TRES_ARRAY_ENERGY)
+			usage_tres_raw[i] += tres_decay[i];
+}
+
+/* TRES-seconds JOB_PTR no longer holds, taken from QOS's running totals
+ * (the ones its release keeps: mfa_qos_run_totals), with TRES_DECAY (may be
+ * NULL) added to the QOS's TRES usage; only under limits enforcement. */
+static void _qos_tres_run_secs(long double *tres_decay, uint64_t *delta,
+			       job_record_t *job_ptr, slurmdb_qos_rec_t *qos)
+{
+	mfa_run_total_t totals[MFA_RUN_TOTALS_MAX];
+	char what[128];
+	int n;
+
+	if (!qos || !_limits())
+		return;
+	if (!(n = mfa_qos_run_totals(qos, job_ptr, totals)))
+		return;
+	_add_tres_usage(qos->usage->usage_tres_raw, tres_decay);
+	for (int k = 0; k < n; k++) {
+		snprintf(what, sizeof(what), "QOS %s%s", qos->name,
+			 totals[k].what);
+		_drain(totals[k].run, delta, job_ptr->job_id, what);
+	}
+}
+
+/* The same for an association's running total. */
 static void _assoc_tres_run_secs(long double *tres_decay, uint64_t *delta,
 				 uint32_t job_id, slurmdb_assoc_rec_t *assoc)
 {
+	char what[64];
+
 	if (!assoc || !_limits())
 		return;
-	for (int i = 0; i < slurmctld_tres_cnt; i++) {
-		uint64_t *run = &assoc->usage->grp_used_tres_run_secs[i];
-
-		if (i == TRES_ARRAY_ENERGY)
-			continue;
-		if (tres_decay)
-			assoc->usage->usage_tres_raw[i] += tres_decay[i];
-		if (delta[i] > *run) {
-			error("mfprio: job %u: association %u TRES %s "
-			      "grp_used_tres_run_secs would go below 0 "
-			      "(%"PRIu64" - %"PRIu64"); setting 0", job_id,
-			      assoc->id, assoc_mgr_tres_name_array[i], *run,
-			      delta[i]);
-			*run = 0;
-		} else {
-			*run -= delta[i];
-		}
-	}
+	_add_tres_usage(assoc->usage->usage_tres_raw, tres_decay);
+	snprintf(what, sizeof(what), "association %u", assoc->id);
+	_drain(assoc->usage->grp_used_tres_run_secs, delta, job_id, what);
 }
 
 /*
@@ -312,12 +330,12 @@ static void _charge(job_record_t *job_ptr, time_t from, time_t to,
 			q->usage->grp_used_wall += run_nodecay;
 			q->usage->usage_raw += (long double) real_nodecay;
 			_qos_tres_run_secs(tres_nodecay, tres_delta,
-					   job_ptr->job_id, q);
+					   job_ptr, q);
 		} else {
 			q->usage->grp_used_wall += run_decay;
 			q->usage->usage_raw += (long double) real_decay;
 			_qos_tres_run_secs(tres_decay, tres_delta,
-					   job_ptr->job_id, q);
+					   job_ptr, q);
 		}
 	}
 	/* the association and every ancestor up to root */
@@ -652,11 +670,10 @@ void mfp_init_grp_used_tres_run_secs(time_t last_ran)
 			delta[i] = (job_ptr->tres_alloc_cnt[i] ==
 				    NO_CONSUME_VAL64) ? 0 :
 				(uint64_t) (job_ptr->tres_alloc_cnt[i] * used);
-		_qos_tres_run_secs(NULL, delta, job_ptr->job_id,
-				   job_ptr->qos_ptr);
+		_qos_tres_run_secs(NULL, delta, job_ptr, job_ptr->qos_ptr);
 		if (job_ptr->part_ptr &&
 		    job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr)
-			_qos_tres_run_secs(NULL, delta, job_ptr->job_id,
+			_qos_tres_run_secs(NULL, delta, job_ptr,
 					   job_ptr->part_ptr->qos_ptr);
 		for (slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr; a;
 		     a = a->usage->parent_assoc_ptr)
