@@ -1,14 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # cluster-lock.sh: sourced by scripts that drive the shared test cluster, so
 # that only one of them uses it at a time. Not run on its own.
 #
-# cluster_lock NAME: take /tmp/mfprio-cluster.lock (flock) on fd 9, waiting
-# up to ${MFPRIO_CLUSTER_LOCK_WAIT:-1800} seconds. Goes on without it when
-# an ancestor of this process has the file open (a driver script holds it for
-# the whole sequence), or only cluster daemons that inherited a descriptor do.
-# Exits non-zero if the wait times out.
+# cluster_lock NAME: take the instance's lock file (flock) on fd 9,
+# /tmp/mfprio-cluster.lock for instance 0, /tmp/mfprio-cluster-N.lock for
+# MFPRIO_CLUSTER_INSTANCE=N (instance.sh; MFPRIO_CLUSTER_LOCK overrides),
+# waiting up to ${MFPRIO_CLUSTER_LOCK_WAIT:-1800} seconds. Goes on without it
+# when an ancestor of this process has the file open (a driver script holds
+# it for the whole sequence), or only cluster daemons that inherited a
+# descriptor do. Exits non-zero if the wait times out.  Instances have
+# separate locks: they do not share ports, directories or databases.
 
-MFPRIO_CLUSTER_LOCK=${MFPRIO_CLUSTER_LOCK:-/tmp/mfprio-cluster.lock}
+# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/instance.sh"
+MFPRIO_CLUSTER_LOCK=${MFPRIO_CLUSTER_LOCK:-$CLUSTER_LOCK}
 
 # _openers: pids of the processes that have the lock file open.
 _openers() {

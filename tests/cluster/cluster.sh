@@ -1,19 +1,29 @@
 #!/bin/bash
-# cluster.sh: a one-node Slurm 22.05 cluster with accounting, for testing
-# mfprio's priority plugin against upstream's on real daemons.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cluster.sh: a one-node Slurm cluster with accounting, for testing mfprio's
+# priority plugin against upstream's on real daemons.  Debian's Slurm 22.05
+# by default, or a SchedMD release installed under a prefix; several
+# instances can run side by side (instance.sh).
 #
 # Usage: cluster.sh deps|start|stop|restart-ctld|status|logs [NAME]|accounts FILE
 #
 # Everything of the cluster's own lives under one scratch directory,
-# ${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}:
+# /var/tmp/mfprio-cluster (instance 0) or /var/tmp/mfprio-cluster-N:
 #   etc/    slurm.conf, priority.conf (included by slurm.conf), slurmdbd.conf
-#   run/    pid files, and markers for the munged/mariadb we started ourselves
+#   run/    pid files
 #   log/    daemon logs
 #   state/  StateSaveLocation        spool/  SlurmdSpoolDir
+#   slurm-release  the Slurm version whose daemons wrote state/ and the
+#                  database (another release starts fresh: see start)
 # Clients find the cluster with: export SLURM_CONF=$DIR/etc/slurm.conf
+# (and, for a release under a prefix, PATH=PREFIX/bin:$PATH).
 #
 # Environment:
-#   MFPRIO_CLUSTER_DIR      scratch directory (default /var/tmp/mfprio-cluster)
+#   MFPRIO_CLUSTER_INSTANCE instance number N (default 0): directory,
+#                           ClusterName, ports, database (see instance.sh)
+#   MFPRIO_SLURM_PREFIX     a SchedMD release installed with --prefix
+#                           (default: Debian's packaged Slurm in /usr)
+#   MFPRIO_CLUSTER_DIR      scratch directory (default from the instance)
 #   MFPRIO_PLUGIN_DIR       directory searched for plugins before Slurm's own
 #                           (PluginDir=$MFPRIO_PLUGIN_DIR:<slurm plugin dir>);
 #                           read by start and restart-ctld
@@ -22,17 +32,24 @@
 #                           this script; restart-ctld: unset keeps the current
 #                           etc/priority.conf (tests may rewrite it in place)
 #   MFPRIO_CLUSTER_FRESH=1  start: also wipe state, spool, logs and the
-#                           accounting database (default: reuse them)
+#                           accounting database (default: reuse them,
+#                           unless slurm-release names another version)
 #   MFPRIO_CLUSTER_TIMEOUT  seconds to wait for each daemon (default 60)
 #
-# Munge and MariaDB are shared with the machine: start reuses a running
-# munged / mysqld (default sockets) and only starts one when none answers;
-# stop stops them only if start started them.
+# Munge and MariaDB are shared with the machine and among the instances:
+# start reuses a running munged / mysqld (default sockets) and only starts
+# one when none answers.  Which ones a start started is recorded in
+# /var/tmp/mfprio-shared (with MariaDB's pid file and logs); stop stops them
+# only if a start started them and no other instance of the test cluster
+# still has daemons running (the last one out stops them).  Starting and
+# stopping them is serialised by an flock on /tmp/mfprio-shared-services.lock.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/instance.sh"
 
-DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+DIR=$CLUSTER_DIR
 ETC=$DIR/etc
 RUN=$DIR/run
 LOG=$DIR/log
@@ -40,27 +57,21 @@ STATE=$DIR/state
 SPOOL=$DIR/spool
 export SLURM_CONF=$ETC/slurm.conf
 
-CLUSTER=mfprio
-CTLD_PORT=16817
-SLURMD_PORT=16818
-DBD_PORT=16819
-DB_NAME=mfprio_acct_db
+CLUSTER=$CLUSTER_NAME
 DB_USER=mfprio
 # A throw-away password for a local test database reachable only via localhost.
 DB_PASS=mfprio-local-test
 TIMEOUT=${MFPRIO_CLUSTER_TIMEOUT:-60}
 NODE=$(hostname -s)
-
-SLURM_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
-for d in /usr/lib/*/slurm-wlm; do
-	if [[ -e $d/priority_multifactor.so ]]; then
-		SLURM_PLUGIN_DIR=$d
-		break
-	fi
-done
+FRESH=${MFPRIO_CLUSTER_FRESH:-0}
 
 MYSQL_SOCKET=/run/mysqld/mysqld.sock
 MUNGE_PIDFILE=/run/munge/munged.pid
+
+# What the instances share: markers of the munged/mariadb a start started,
+# MariaDB's pid file and logs; and the lock serialising their start/stop.
+SHARED=/var/tmp/mfprio-shared
+SHARED_LOCK=/tmp/mfprio-shared-services.lock
 
 PACKAGES=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
 
@@ -142,19 +153,32 @@ pidfile_pid() {
 	head -n 1 "$1" | tr -dc '0-9'
 }
 
-# our_daemon_pids EXE: pids running EXE whose environment carries our
-# SLURM_CONF, i.e. daemons of this cluster even if their pid file is gone.
+# exe_name PID: the file name of the binary PID runs ("slurmctld"), whatever
+# its directory (another release's, or a binary deleted since).
+exe_name() {
+	local exe
+	exe=$(readlink "/proc/$1/exe" 2>/dev/null) || return 0
+	exe=${exe% (deleted)}
+	echo "${exe##*/}"
+}
+
+# conf_of PID: the SLURM_CONF in PID's environment, or nothing.
+conf_of() {
+	tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^SLURM_CONF=//p' | head -n 1
+}
+
+# our_daemon_pids NAME: pids running a binary called NAME (of any release:
+# an earlier start may have run another one in this directory) whose
+# environment carries our SLURM_CONF, i.e. daemons of this cluster even if
+# their pid file is gone.
 our_daemon_pids() {
-	local exe=$1 real p pid
-	real=$(readlink -f "$exe")
+	local name=$1 p pid
 	for p in /proc/[0-9]*; do
 		pid=${p#/proc/}
-		[[ $(readlink "$p/exe" 2>/dev/null) == "$real" ]] || continue
-		if tr '\0' '\n' <"$p/environ" 2>/dev/null |
-			grep -qxF "SLURM_CONF=$SLURM_CONF"; then
-			echo "$pid"
-		fi
+		[[ $(exe_name "$pid") == "$name" ]] || continue
+		[[ $(conf_of "$pid") == "$SLURM_CONF" ]] && echo "$pid"
 	done
+	return 0
 }
 
 # ppid_of PID: the parent pid of PID, or nothing.
@@ -199,9 +223,10 @@ kill_wait() {
 }
 
 # stop_slurm_daemon NAME PIDFILE: stop this cluster's NAME daemons, the one
-# in PIDFILE and any other carrying our SLURM_CONF.
+# in PIDFILE (if it runs this release's NAME) and any other carrying our
+# SLURM_CONF.
 stop_slurm_daemon() {
-	local name=$1 pidfile=$2 exe=/usr/sbin/$1 pid
+	local name=$1 pidfile=$2 exe=$SLURM_SBIN/$1 pid
 	local -a pids=()
 	pid=$(pidfile_pid "$pidfile")
 	if [[ -n $pid ]] && pid_is "$exe" "$pid"; then
@@ -209,7 +234,7 @@ stop_slurm_daemon() {
 	fi
 	while read -r pid; do
 		[[ -n $pid && " ${pids[*]} " != *" $pid "* ]] && pids+=("$pid")
-	done < <(our_daemon_pids "$exe")
+	done < <(our_daemon_pids "$name")
 	kill_wait "$name" 30 "${pids[@]}"
 	rm -f "$pidfile"
 }
@@ -236,14 +261,92 @@ cmd_deps() {
 
 check_deps() {
 	local b
-	for b in munged mysqld_safe slurmdbd slurmctld slurmd sacctmgr scontrol; do
+	for b in munged mysqld_safe sacctmgr scontrol sinfo squeue sbatch; do
 		command -v "$b" >/dev/null ||
 			die "$b not found; run: $0 deps"
 	done
-	[[ -e $SLURM_PLUGIN_DIR/priority_multifactor.so ]] ||
-		die "no priority_multifactor.so in $SLURM_PLUGIN_DIR"
+	for b in slurmdbd slurmctld slurmd slurmstepd; do
+		[[ -x $SLURM_SBIN/$b ]] || die "no $SLURM_SBIN/$b"
+	done
+	[[ -n $SLURM_VERSION ]] || die "cannot tell the version of $SLURM_SBIN/slurmctld"
+	if [[ -n $SLURM_PREFIX && $(command -v sacctmgr) != "$SLURM_BIN/sacctmgr" ]]; then
+		die "sacctmgr is $(command -v sacctmgr), not $SLURM_BIN/sacctmgr"
+	fi
+	for b in priority_multifactor accounting_storage_mysql auth_munge; do
+		[[ -e $SLURM_PLUGIN_DIR/$b.so ]] ||
+			die "no $b.so in $SLURM_PLUGIN_DIR"
+	done
 	[[ $(id -u) -eq 0 ]] || die "must run as root"
 	id slurm >/dev/null 2>&1 || die "no 'slurm' user; run: $0 deps"
+	# slurmctld and slurmdbd run as slurm and load their plugins as slurm.
+	if [[ -n $SLURM_PREFIX ]] &&
+		! runuser -u slurm -- test -x "$SLURM_SBIN/slurmctld" -a -r "$UPSTREAM_SO"; then
+		die "user slurm cannot read $SLURM_PREFIX (chmod -R a+rX it and its parents)"
+	fi
+}
+
+# ---------------------------------------------------------------- shared services
+
+# shared_lock: take the shared-services lock on fd 8 (held until
+# shared_unlock or exit).  Daemons do not inherit it (detach closes it).
+shared_lock() {
+	exec 8>>"$SHARED_LOCK"
+	if ! flock -n 8; then
+		say "waiting for $SHARED_LOCK (another instance starts or stops)"
+		flock -w 600 8 || die "$SHARED_LOCK still held after 600s"
+	fi
+}
+
+shared_unlock() {
+	exec 8>&-
+}
+
+# adopt_old_markers: earlier versions of this script kept the markers in the
+# instance's run/; move a live one to the shared place.
+adopt_old_markers() {
+	local m
+	for m in munge mariadb; do
+		[[ -e $RUN/$m.ours ]] || continue
+		if [[ ! -e $SHARED/$m.ours ]]; then
+			mkdir -p "$SHARED"
+			mv -f "$RUN/$m.ours" "$SHARED/$m.ours"
+		else
+			rm -f "$RUN/$m.ours"
+		fi
+	done
+}
+
+# is_cluster_conf FILE: FILE is a slurm.conf written by this script.
+is_cluster_conf() {
+	[[ -r $1 ]] && head -n 1 "$1" 2>/dev/null | grep -q '^# Generated by tests/cluster/cluster.sh'
+}
+
+# other_instances: one line "PID NAME SLURM_CONF" for each Slurm daemon of
+# another instance of the test cluster still running: a process of a Slurm
+# daemon whose environment names another slurm.conf written by this script,
+# or the pid in another /var/tmp/mfprio-cluster*/run/*.pid.
+other_instances() {
+	local p pid name conf f
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		name=$(exe_name "$pid")
+		case $name in
+		slurmctld | slurmd | slurmdbd | slurmstepd) ;;
+		*) continue ;;
+		esac
+		conf=$(conf_of "$pid")
+		[[ -n $conf && $conf != "$SLURM_CONF" ]] && is_cluster_conf "$conf" &&
+			echo "$pid $name $conf"
+	done
+	for f in /var/tmp/mfprio-cluster*/run/slurm{ctld,d,dbd}.pid; do
+		[[ -e $f && ${f%/run/*} != "$DIR" ]] || continue
+		pid=$(pidfile_pid "$f")
+		name=${f##*/}
+		name=${name%.pid}
+		[[ -n $pid && $(exe_name "$pid") == "$name" ]] &&
+			echo "$pid $name ${f%/run/*}/etc/slurm.conf"
+	done
+	return 0
 }
 
 # ---------------------------------------------------------------- munge
@@ -253,11 +356,11 @@ munge_ok() {
 }
 
 start_munge() {
-	local marker=$RUN/munge.ours pid
+	local marker=$SHARED/munge.ours pid
 	if munge_ok; then
 		pid=$(pidfile_pid "$marker")
 		if [[ -n $pid ]] && pid_is /usr/sbin/munged "$pid"; then
-			say "munged: ours from an earlier start (pid $pid)"
+			say "munged: started by a cluster.sh start (pid $pid)"
 		else
 			rm -f "$marker"
 			say "munged: reusing the one already running"
@@ -265,15 +368,15 @@ start_munge() {
 		return 0
 	fi
 	rm -f "$marker"
-	mkdir -p /run/munge /var/log/munge /var/lib/munge
+	mkdir -p /run/munge /var/log/munge /var/lib/munge "$SHARED/log"
 	chown munge:munge /run/munge /var/log/munge /var/lib/munge
 	if [[ ! -s /etc/munge/munge.key ]]; then
 		say "munged: creating /etc/munge/munge.key"
 		runuser -u munge -- mungekey --create
 	fi
 	say "munged: starting"
-	detach runuser -u munge -- /usr/sbin/munged </dev/null >"$LOG/munged.stderr" 2>&1 ||
-		fail "munged did not start" "$LOG/munged.stderr" /var/log/munge/munged.log
+	detach runuser -u munge -- /usr/sbin/munged </dev/null >"$SHARED/log/munged.stderr" 2>&1 ||
+		fail "munged did not start" "$SHARED/log/munged.stderr" /var/log/munge/munged.log
 	wait_for "$TIMEOUT" munge_ok ||
 		fail "munge does not answer after ${TIMEOUT}s" /var/log/munge/munged.log
 	pid=$(pidfile_pid "$MUNGE_PIDFILE")
@@ -282,7 +385,7 @@ start_munge() {
 }
 
 stop_munge() {
-	local marker=$RUN/munge.ours pid
+	local marker=$SHARED/munge.ours pid
 	[[ -e $marker ]] || return 0
 	pid=$(pidfile_pid "$marker")
 	if [[ -n $pid ]] && pid_is /usr/sbin/munged "$pid"; then
@@ -298,11 +401,12 @@ mysqld_ok() {
 }
 
 start_mariadb() {
-	local marker=$RUN/mariadb.ours pid
+	local marker=$SHARED/mariadb.ours pid
+	local mrun=$SHARED/run/mysql mlog=$SHARED/log
 	if mysqld_ok; then
 		pid=$(pidfile_pid "$marker")
 		if [[ -n $pid ]] && pid_is /usr/sbin/mariadbd "$pid"; then
-			say "mariadb: ours from an earlier start (pid $pid)"
+			say "mariadb: started by a cluster.sh start (pid $pid)"
 		else
 			rm -f "$marker"
 			say "mariadb: reusing the server on $MYSQL_SOCKET"
@@ -310,33 +414,33 @@ start_mariadb() {
 		return 0
 	fi
 	rm -f "$marker"
-	mkdir -p /run/mysqld "$RUN/mysql" "$LOG/mariadb"
-	chown mysql:mysql /run/mysqld "$RUN/mysql" "$LOG/mariadb"
+	mkdir -p /run/mysqld "$mrun" "$mlog/mariadb"
+	chown mysql:mysql /run/mysqld "$mrun" "$mlog/mariadb"
 	if [[ ! -d /var/lib/mysql/mysql ]]; then
 		say "mariadb: initialising /var/lib/mysql"
 		mariadb-install-db --user=mysql --datadir=/var/lib/mysql \
-			>"$LOG/mariadb-install.log" 2>&1 ||
-			fail "mariadb-install-db failed" "$LOG/mariadb-install.log"
+			>"$mlog/mariadb-install.log" 2>&1 ||
+			fail "mariadb-install-db failed" "$mlog/mariadb-install.log"
 	fi
 	say "mariadb: starting mysqld_safe"
-	rm -f "$RUN/mysql/mysqld.pid"
+	rm -f "$mrun/mysqld.pid"
 	detach --bg mysqld_safe --user=mysql --socket="$MYSQL_SOCKET" \
-		--pid-file="$RUN/mysql/mysqld.pid" \
-		--log-error="$LOG/mariadb/mariadb.err" \
+		--pid-file="$mrun/mysqld.pid" \
+		--log-error="$mlog/mariadb/mariadb.err" \
 		--innodb-lock-wait-timeout=900 --innodb-buffer-pool-size=512M \
-		</dev/null >"$LOG/mysqld_safe.out" 2>&1
+		</dev/null >"$mlog/mysqld_safe.out" 2>&1
 	wait_for "$TIMEOUT" mysqld_ok ||
 		fail "mariadb does not answer after ${TIMEOUT}s" \
-			"$LOG/mysqld_safe.out" "$LOG/mariadb/mariadb.err"
-	wait_for 10 test -s "$RUN/mysql/mysqld.pid" || true
-	pid=$(pidfile_pid "$RUN/mysql/mysqld.pid")
-	[[ -n $pid ]] || fail "mariadb is up but wrote no pid file" "$LOG/mariadb/mariadb.err"
+			"$mlog/mysqld_safe.out" "$mlog/mariadb/mariadb.err"
+	wait_for 10 test -s "$mrun/mysqld.pid" || true
+	pid=$(pidfile_pid "$mrun/mysqld.pid")
+	[[ -n $pid ]] || fail "mariadb is up but wrote no pid file" "$mlog/mariadb/mariadb.err"
 	echo "$pid" >"$marker"
 	say "mariadb: up (pid $pid)"
 }
 
 stop_mariadb() {
-	local marker=$RUN/mariadb.ours pid
+	local marker=$SHARED/mariadb.ours pid
 	[[ -e $marker ]] || return 0
 	pid=$(pidfile_pid "$marker")
 	if [[ -n $pid ]] && pid_is /usr/sbin/mariadbd "$pid"; then
@@ -346,10 +450,25 @@ stop_mariadb() {
 	rm -f "$marker"
 }
 
+# stop_shared_services: stop the munged and mariadb a start started, unless
+# another instance still runs daemons (it needs them; the last one to stop
+# stops them).  Called with the shared lock held.
+stop_shared_services() {
+	local others
+	[[ -e $SHARED/mariadb.ours || -e $SHARED/munge.ours ]] || return 0
+	others=$(other_instances | awk '{ print $3 }' | sort -u | paste -sd' ')
+	if [[ -n $others ]]; then
+		say "leaving munged and mariadb running: in use by $others"
+		return 0
+	fi
+	stop_mariadb
+	stop_munge
+}
+
 setup_db() {
-	local fresh=${MFPRIO_CLUSTER_FRESH:-0} sql=""
-	if [[ $fresh == 1 ]]; then
-		say "mariadb: dropping $DB_NAME (MFPRIO_CLUSTER_FRESH=1)"
+	local sql=""
+	if [[ $FRESH == 1 ]]; then
+		say "mariadb: dropping $DB_NAME (fresh start)"
 		sql+="DROP DATABASE IF EXISTS $DB_NAME;"
 	fi
 	sql+="CREATE DATABASE IF NOT EXISTS $DB_NAME;"
@@ -362,6 +481,22 @@ setup_db() {
 
 # ---------------------------------------------------------------- config
 
+# release_lines: the slurm.conf lines that depend on the release in use.
+release_lines() {
+	if ! slurm_at_least 23.11; then
+		# Up to 23.02 these name real plugins that do nothing.  23.11
+		# removed the 'none' plugins (but auth and cred): it reads a
+		# '/none' value as unset, which is also the default, so the
+		# lines are left out there.
+		cat <<EOF
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+SwitchType=switch/none
+EOF
+	fi
+}
+
 write_slurm_conf() {
 	local plugindir=$SLURM_PLUGIN_DIR tmp
 	if [[ -n ${MFPRIO_PLUGIN_DIR:-} ]]; then
@@ -372,6 +507,7 @@ write_slurm_conf() {
 	tmp=$ETC/slurm.conf.new
 	cat >"$tmp" <<EOF
 # Generated by tests/cluster/cluster.sh; rewritten by start and restart-ctld.
+# $SLURM_RELEASE, instance $CLUSTER_INSTANCE.
 ClusterName=$CLUSTER
 SlurmctldHost=$NODE(127.0.0.1)
 SlurmctldPort=$CTLD_PORT
@@ -393,10 +529,7 @@ SlurmdDebug=info
 MpiDefault=none
 MailProg=/bin/true
 ProctrackType=proctrack/pgid
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
-SwitchType=switch/none
+$(release_lines)
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
@@ -409,7 +542,8 @@ ReturnToService=2
 InactiveLimit=0
 KillWait=5
 PriorityType=priority/multifactor
-# Minutes; 22.05 rounds seconds up to whole minutes, so 1 is the minimum.
+# Minutes; 22.05 rounds seconds up to whole minutes, so 1 is the minimum;
+# every release gets the same period.
 PriorityCalcPeriod=1
 Include $ETC/priority.conf
 NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=2000 State=UNKNOWN
@@ -462,9 +596,28 @@ EOF
 	mv -f "$tmp" "$ETC/slurmdbd.conf"
 }
 
+# check_release: set FRESH=1 when the state and database were left by
+# another Slurm release than the one in use (slurmctld and slurmdbd may
+# refuse, or silently misread, another release's state and tables).  A
+# directory without the record is Debian's 22.05's, the only release earlier
+# versions of this script ran.
+check_release() {
+	local prev
+	[[ $FRESH == 1 ]] && return 0
+	prev=$(cat "$DIR/slurm-release" 2>/dev/null || true)
+	if [[ -z $prev ]]; then
+		[[ -z $SLURM_PREFIX ]] && return 0
+		[[ -n $(ls -A "$STATE" 2>/dev/null) ]] || return 0
+		prev="unknown (no $DIR/slurm-release)"
+	fi
+	[[ $prev == "$SLURM_VERSION" ]] && return 0
+	say "state and database are Slurm $prev's, this is $SLURM_VERSION: starting fresh"
+	FRESH=1
+}
+
 make_dirs() {
-	if [[ ${MFPRIO_CLUSTER_FRESH:-0} == 1 ]]; then
-		say "wiping $STATE $SPOOL $LOG (MFPRIO_CLUSTER_FRESH=1)"
+	if [[ $FRESH == 1 ]]; then
+		say "wiping $STATE $SPOOL $LOG (fresh start)"
 		rm -rf "${STATE:?}" "${SPOOL:?}" "${LOG:?}"
 	fi
 	mkdir -p "$ETC" "$RUN" "$LOG" "$STATE" "$SPOOL"
@@ -516,7 +669,7 @@ start_daemon() {
 }
 
 start_slurmdbd() {
-	start_daemon slurmdbd slurmdbd
+	start_daemon slurmdbd "$SLURM_SBIN/slurmdbd"
 	wait_for "$TIMEOUT" dbd_ok ||
 		fail "slurmdbd does not answer after ${TIMEOUT}s" \
 			"$LOG/slurmdbd.stderr" "$LOG/slurmdbd.log"
@@ -528,7 +681,7 @@ start_slurmdbd() {
 }
 
 start_slurmctld() {
-	start_daemon slurmctld slurmctld -f "$SLURM_CONF"
+	start_daemon slurmctld "$SLURM_SBIN/slurmctld" -f "$SLURM_CONF"
 	wait_for "$TIMEOUT" ctld_ok ||
 		fail "slurmctld does not answer after ${TIMEOUT}s" \
 			"$LOG/slurmctld.stderr" "$LOG/slurmctld.log"
@@ -537,7 +690,7 @@ start_slurmctld() {
 
 start_slurmd() {
 	mkdir -p "$SPOOL/slurmd"
-	start_daemon slurmd slurmd -f "$SLURM_CONF"
+	start_daemon slurmd "$SLURM_SBIN/slurmd" -f "$SLURM_CONF"
 	wait_for "$TIMEOUT" node_registered ||
 		fail "node $NODE did not register in ${TIMEOUT}s (state '$(node_state)')" \
 			"$LOG/slurmd.stderr" "$LOG/slurmd.log" "$LOG/slurmctld.log"
@@ -580,7 +733,7 @@ stop_slurm() {
 	local -a steps=()
 	while read -r pid; do
 		[[ -n $pid ]] && steps+=("$pid")
-	done < <(our_daemon_pids /usr/sbin/slurmstepd)
+	done < <(our_daemon_pids slurmstepd)
 	kill_wait slurmstepd 10 "${steps[@]}"
 	stop_slurm_daemon slurmctld "$RUN/slurmctld.pid"
 	stop_slurm_daemon slurmdbd "$RUN/slurmdbd.pid"
@@ -588,28 +741,39 @@ stop_slurm() {
 
 cmd_start() {
 	check_deps
-	say "scratch directory $DIR"
+	say "instance $CLUSTER_INSTANCE: cluster $CLUSTER, $SLURM_RELEASE, ports $CTLD_PORT-$DBD_PORT, scratch directory $DIR"
 	mkdir -p "$RUN" "$LOG"
 	stop_slurm
+	check_release
 	make_dirs
+	# From checking munged and mariadb to slurmdbd answering, hold the
+	# shared lock: a second instance starting at the same moment must not
+	# start a second mariadb, and one stopping must see us as a user.
+	shared_lock
+	adopt_old_markers
 	start_munge
 	start_mariadb
 	setup_db
 	write_priority_conf "$here/priority-default.conf"
 	write_slurm_conf
 	write_slurmdbd_conf
+	echo "$SLURM_VERSION" >"$DIR/slurm-release"
 	start_slurmdbd
+	shared_unlock
 	start_slurmctld
 	start_slurmd
 	resume_node
 	say "cluster $CLUSTER is up"
+	[[ -z $SLURM_PREFIX ]] || echo "export PATH=$SLURM_BIN:$SLURM_SBIN:\$PATH"
 	echo "export SLURM_CONF=$SLURM_CONF"
 }
 
 cmd_stop() {
 	stop_slurm
-	stop_mariadb
-	stop_munge
+	shared_lock
+	adopt_old_markers
+	stop_shared_services
+	shared_unlock
 	say "stopped"
 }
 
@@ -638,11 +802,13 @@ status_line() {
 }
 
 cmd_status() {
-	local rc=0
+	local rc=0 others
+	echo "instance   $CLUSTER_INSTANCE (cluster $CLUSTER, ports $CTLD_PORT $SLURMD_PORT $DBD_PORT, database $DB_NAME)"
+	echo "slurm      $SLURM_RELEASE, plugins $SLURM_PLUGIN_DIR"
 	echo "directory  $DIR"
 	if munge_ok; then
-		if [[ -e $RUN/munge.ours ]]; then
-			echo "munge      running (started by cluster.sh, pid $(pidfile_pid "$RUN/munge.ours"))"
+		if [[ -e $SHARED/munge.ours ]]; then
+			echo "munge      running (started by cluster.sh, pid $(pidfile_pid "$SHARED/munge.ours"))"
 		else
 			echo "munge      running (not ours)"
 		fi
@@ -651,8 +817,8 @@ cmd_status() {
 		rc=1
 	fi
 	if mysqld_ok; then
-		if [[ -e $RUN/mariadb.ours ]]; then
-			echo "mariadb    running (started by cluster.sh, pid $(pidfile_pid "$RUN/mariadb.ours"))"
+		if [[ -e $SHARED/mariadb.ours ]]; then
+			echo "mariadb    running (started by cluster.sh, pid $(pidfile_pid "$SHARED/mariadb.ours"))"
 		else
 			echo "mariadb    running (not ours)"
 		fi
@@ -660,9 +826,11 @@ cmd_status() {
 		echo "mariadb    not answering"
 		rc=1
 	fi
-	status_line slurmdbd /usr/sbin/slurmdbd "$RUN/slurmdbd.pid"
-	status_line slurmctld /usr/sbin/slurmctld "$RUN/slurmctld.pid"
-	status_line slurmd /usr/sbin/slurmd "$RUN/slurmd.pid"
+	status_line slurmdbd "$SLURM_SBIN/slurmdbd" "$RUN/slurmdbd.pid"
+	status_line slurmctld "$SLURM_SBIN/slurmctld" "$RUN/slurmctld.pid"
+	status_line slurmd "$SLURM_SBIN/slurmd" "$RUN/slurmd.pid"
+	others=$(other_instances | awk '{ print $3 }' | sort -u | paste -sd' ')
+	echo "others     ${others:-none} (other instances with daemons)"
 	if [[ -e $SLURM_CONF ]] && ctld_ok; then
 		scontrol ping
 		sinfo
@@ -677,7 +845,7 @@ cmd_logs() {
 	local name=${1:-slurmctld} lines=${MFPRIO_LOG_LINES:-50}
 	case $name in
 	slurmctld | slurmd | slurmdbd) tail -n "$lines" "$LOG/$name.log" ;;
-	mariadb) tail -n "$lines" "$LOG/mariadb/mariadb.err" ;;
+	mariadb) tail -n "$lines" "$SHARED/log/mariadb/mariadb.err" ;;
 	munge) tail -n "$lines" /var/log/munge/munged.log ;;
 	*) die "logs: unknown log '$name' (slurmctld slurmd slurmdbd mariadb munge)" ;;
 	esac

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # collect-samples.sh: record what sacctmgr, sshare, sprio and scontrol print
 # on the running test cluster under each fair-share algorithm.
 #
@@ -18,14 +19,16 @@
 #   V.sprio-w sprio -w          V.jobs     scontrol -o show job
 #   V.config  the Priority* lines of scontrol show config
 # At the end it restores the default settings, cancels its jobs and resumes
-# the node. Holds the shared cluster's lock while it runs (cluster-lock.sh).
+# the node. Holds the cluster's lock while it runs (cluster-lock.sh).  The
+# cluster and Slurm release: MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
+# (instance.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=cluster-lock.sh source-path=SCRIPTDIR disable=SC1091
 . "$here/cluster-lock.sh"
 OUT=${1:-/tmp/cluster-samples}
-DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+DIR=$CLUSTER_DIR
 export SLURM_CONF=$DIR/etc/slurm.conf
 BASE=${MFPRIO_PRIORITY_CONF:-$here/priority-default.conf}
 NODE=$(hostname -s)

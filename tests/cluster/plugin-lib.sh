@@ -1,21 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # plugin-lib.sh: what the test-plugin-*.sh scripts share.  Sourced, not run.
 #
 # Environment:
 #   MFPRIO_PLUGIN_SO    the built plugin (default: the build tree's
 #                       src/plugin/.libs/priority_multifactor.so, the build
 #                       tree being MFPRIO_BUILD or the source tree)
-#   MFPRIO_CLUSTER_DIR  cluster.sh's scratch directory
-# Sets: here top DIR SLURM_CONF LOG STATE NODE out pass fail
+#   MFPRIO_CLUSTER_INSTANCE, MFPRIO_CLUSTER_DIR, MFPRIO_SLURM_PREFIX
+#                       which cluster, and which Slurm release (instance.sh)
+# Sets: here top DIR SLURM_CONF LOG STATE NODE out pass fail, and what
+# instance.sh sets (UPSTREAM_SO: the release's own priority_multifactor.so,
+# SLURM_VERSION, slurm_at_least, PATH with the release's clients first)
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/instance.sh"
+DIR=$CLUSTER_DIR
 export SLURM_CONF=$DIR/etc/slurm.conf
 LOG=$DIR/log/slurmctld.log
 STATE=$DIR/state
 NODE=$(hostname -s)
-UPSTREAM_SO=/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so
 pass=0
 fail=0
 test_name=$(basename "$0" .sh)
@@ -59,9 +64,11 @@ mkdir -p "$plugin_dir"
 cp "$plugin_so" "$plugin_dir/priority_multifactor.so"
 chmod 755 "$out" "$plugin_dir"
 
-# Only one test drives the shared cluster at a time.
-exec 9>/tmp/mfprio-cluster.lock
-flock 9 || { say "could not lock /tmp/mfprio-cluster.lock"; echo "0 passed, 1 failed"; exit 1; }
+say "instance $CLUSTER_INSTANCE ($CLUSTER_DIR), $SLURM_RELEASE"
+
+# Only one test drives a cluster instance at a time.
+exec 9>"$CLUSTER_LOCK"
+flock 9 || { say "could not lock $CLUSTER_LOCK"; echo "0 passed, 1 failed"; exit 1; }
 
 cleanup() {
 	unset MFPRIO_PLUGIN_DIR
@@ -89,9 +96,17 @@ use_plugin() {
 	esac
 }
 
-# loaded_so: the priority_multifactor.so mapped into slurmctld.
+# loaded_so: the priority_multifactor.so mapped into slurmctld (the kernel
+# shows the file's real path: compare with loaded_is).
 loaded_so() {
 	grep -o '/[^ ]*priority_multifactor\.so' "/proc/$(ctld_pid)/maps" 2>/dev/null | sort -u
+}
+
+# loaded_is FILE: slurmctld has FILE mapped, and no other
+# priority_multifactor.so (FILE through any symbolic link, e.g. a release
+# prefix reached through one).
+loaded_is() {
+	[[ -n $1 && $(loaded_so) == "$(readlink -f "$1")" ]]
 }
 
 # wait_tick T: wait until a decay pass has written the state file after T.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-jobs.sh: give the users of the test cluster real, different usage.
 #
 # Usage: run-jobs.sh [USER:ACCOUNT:SECONDS[:COUNT[:PARTITION]]]...
@@ -10,16 +11,21 @@
 # so that the usage read afterwards is settled. Without arguments a set
 # matching layout-basic.txt is used.
 #
-# Environment: SLURM_CONF (default: the cluster.sh one under
-# ${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}). Holds the shared cluster's
-# lock while it runs (see cluster-lock.sh).
+# Environment: MFPRIO_CLUSTER_INSTANCE, MFPRIO_CLUSTER_DIR, MFPRIO_SLURM_PREFIX
+# (instance.sh): the cluster and the Slurm release whose clients are used.
+# SLURM_CONF, when set and neither MFPRIO_CLUSTER_INSTANCE nor
+# MFPRIO_CLUSTER_DIR is, names the cluster instead. Holds the cluster's lock
+# while it runs (see cluster-lock.sh).
 set -euo pipefail
 
 # shellcheck source=cluster-lock.sh source-path=SCRIPTDIR disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lock.sh"
 
-DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
-export SLURM_CONF=${SLURM_CONF:-$DIR/etc/slurm.conf}
+if [[ -n ${MFPRIO_CLUSTER_INSTANCE:-}${MFPRIO_CLUSTER_DIR:-} ]]; then
+	export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
+else
+	export SLURM_CONF=${SLURM_CONF:-$CLUSTER_DIR/etc/slurm.conf}
+fi
 
 DEFAULT_SPECS=(
 	u1:b:20:2

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sample-run.sh: the whole cluster round trip, holding the cluster lock:
 # deps, a fresh start, the basic layout, real usage, samples of the client
 # outputs under each algorithm, stop, a second start on the state left
@@ -8,14 +9,15 @@
 #
 # MFPRIO_CLUSTER_FRESH defaults to 1 here (wipe state and database first);
 # set it to 0 to keep an earlier run's usage. Stops what it started, also on
-# failure.
+# failure.  The cluster instance and Slurm release: MFPRIO_CLUSTER_INSTANCE,
+# MFPRIO_SLURM_PREFIX (instance.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=cluster-lock.sh source-path=SCRIPTDIR disable=SC1091
 . "$here/cluster-lock.sh"
 OUT=${1:-/tmp/cluster-samples}
-export SLURM_CONF=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}/etc/slurm.conf
+export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
 
 t0=$SECONDS
 step() {

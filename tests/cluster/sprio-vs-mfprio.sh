@@ -35,13 +35,16 @@
 #
 # Environment: MFPRIO (the mfprio binary; default the build tree's),
 # MFPRIO_PLUGIN_DIR (to test our plugin instead of upstream's; passed to
-# cluster.sh), MFPRIO_CLUSTER_DIR.
+# cluster.sh), MFPRIO_CLUSTER_INSTANCE, MFPRIO_CLUSTER_DIR,
+# MFPRIO_SLURM_PREFIX (which cluster and Slurm release: instance.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 MFPRIO=${MFPRIO:-$top/mfprio}
-DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/instance.sh"
+DIR=$CLUSTER_DIR
 export SLURM_CONF=$DIR/etc/slurm.conf
 NODE=$(hostname -s)
 save=""
@@ -69,8 +72,8 @@ if [[ -r $here/cluster-lock.sh ]]; then
 	. "$here/cluster-lock.sh"
 	cluster_lock sprio-vs-mfprio
 else
-	exec 9>>/tmp/mfprio-cluster.lock
-	flock -w 1800 9 || die "cannot take /tmp/mfprio-cluster.lock"
+	exec 9>>"$CLUSTER_LOCK"
+	flock -w 1800 9 || die "cannot take $CLUSTER_LOCK"
 fi
 
 work=$(mktemp -d /tmp/sprio-vs-mfprio-XXXXXX)
@@ -121,10 +124,10 @@ for q in high:100 low:10; do
 	sacctmgr -i modify qos where name="${q%%:*}" set priority="${q##*:}" >/dev/null
 done
 for u in u1 u2 u3 u4 u5 u6 u7; do
-	sacctmgr -i modify user where name="$u" cluster=mfprio set qos+=high,low >/dev/null 2>&1 || true
+	sacctmgr -i modify user where name="$u" cluster="$CLUSTER_NAME" set qos+=high,low >/dev/null 2>&1 || true
 done
-sacctmgr -i modify user where name=u1 account=b cluster=mfprio set priority=10 >/dev/null
-sacctmgr -i modify user where name=u5 account=f cluster=mfprio set priority=40 >/dev/null
+sacctmgr -i modify user where name=u1 account=b cluster="$CLUSTER_NAME" set priority=10 >/dev/null
+sacctmgr -i modify user where name=u5 account=f cluster="$CLUSTER_NAME" set priority=40 >/dev/null
 # slurmctld picks up association changes as slurmdbd pushes them
 sleep 2
 
@@ -176,9 +179,9 @@ dump() {
 	local d=$1
 	scontrol -o show job >"$d/jobs"
 	sacctmgr -P -n show qos format=Name,Priority >"$d/qos"
-	sacctmgr -P -n show assoc where cluster=mfprio \
+	sacctmgr -P -n show assoc where cluster="$CLUSTER_NAME" \
 		format=Account,User,ParentName,Fairshare >"$d/assoc"
-	sacctmgr -P -n show assoc where cluster=mfprio \
+	sacctmgr -P -n show assoc where cluster="$CLUSTER_NAME" \
 		format=Account,User,Priority >"$d/assoc-prio"
 	scontrol -o show assoc_mgr flags=assoc |
 		sed -n 's/.* Account=\([^ ]*\) UserName=\([^( ]*\)[^ ]* .*UsageRaw\/Norm\/Efctv=\([0-9.]*\)\/.*/\1|\2|\3/p' \

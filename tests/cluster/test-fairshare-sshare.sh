@@ -14,12 +14,16 @@
 # The jobs run under a QOS with UsageFactor=1000000 so that usage is large
 # and sshare's whole-number RawUsage loses nothing at six decimals.
 #
-# Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh.
+# Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh, on the
+# instance and Slurm release of MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
+# (instance.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${MFPRIO:?set MFPRIO to the mfprio binary}"
-DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
+# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/instance.sh"
+DIR=$CLUSTER_DIR
 export SLURM_CONF=$DIR/etc/slurm.conf
 out=$(mktemp -d /tmp/mfprio-fs-XXXXXX)
 pass=0 fail=0
@@ -27,8 +31,8 @@ cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare
 
 say() { printf 'test-fairshare-sshare: %s\n' "$*"; }
 
-# Only one test drives the shared cluster at a time.
-exec 9>/tmp/mfprio-cluster.lock
+# Only one test drives a cluster instance at a time.
+exec 9>"$CLUSTER_LOCK"
 flock 9
 
 cleanup() {

@@ -22,10 +22,20 @@
 # same for classic with FairShareDampeningFactor=2, NO_NORMAL_ALL with
 # PriorityFavorSmall, DEPTH_OBLIVIOUS with SMALL_RELATIVE_TO_TIME, MAX_TRES
 # and more TRES weights, and CALCULATE_RUNNING with ACCRUE_ALWAYS.
+# MFPRIO_DIFF_ONLY="fair_tree classic ...": only the cases named (space
+# separated; of either set); an unknown name fails the test.
 # Compared: every sshare figure to 1e-6 (RawUsage to 1e-3 relative: it
 # decays between the two captures), sprio's weighted columns and priority to
 # 1, its normalized factors to 1e-6 (age, which grows with time between the two
-# captures, to 3e-3 and 2 weighted).
+# captures, to 3e-3 and 2 weighted).  Columns are matched by header, so the
+# release's own column set is compared (sprio -l has ACCOUNT and QOSNAME
+# from 23.02 on; sshare leaves an account's FairShare empty under every
+# algorithm from 25.11 on, where before it printed the classic factor).
+#
+# The cluster and Slurm release: MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
+# (instance.sh).  On a SchedMD release, "upstream" is that release's own
+# plugin; MFPRIO_PLUGIN_SO=$UPSTREAM_SO compares upstream with itself (a
+# check of the harness: see README.md for what then differs).
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 
@@ -72,15 +82,41 @@ capture() {
 	done
 }
 
+# "Ours" the very file of upstream's plugin (MFPRIO_PLUGIN_SO=$UPSTREAM_SO):
+# a check of the harness itself.  Upstream's figures right after its restart
+# are not settled (see above; mfprio's are, which the "after restart"
+# comparisons assert), so those may differ then: reported, not counted.
+self_check=0
+if cmp -s "$plugin_so" "$UPSTREAM_SO"; then
+	self_check=1
+	say "our plugin is upstream's own $UPSTREAM_SO: comparisons right after a restart are informational"
+fi
+
+# check_table DESCRIPTION COMMAND...: check, except that a difference right
+# after a restart in a self check is only reported.
+check_table() {
+	local what=$1
+	shift
+	if [[ $self_check == 1 && $what == *"after restart"* ]]; then
+		if "$@"; then
+			ok "$what"
+		else
+			say "note: $what differs (upstream against itself: not settled after a restart)"
+		fi
+	else
+		check "$what" "$@"
+	fi
+}
+
 # compare EXPECTED ACTUAL NAME
 compare() {
 	local e=$1 a=$2 n=$3
-	check "$n: sshare" "$here/compare-tables.py" "$n/sshare" "$out/$e.sshare" \
+	check_table "$n: sshare" "$here/compare-tables.py" "$n/sshare" "$out/$e.sshare" \
 		"$out/$a.sshare" --sep='|' RawUsage=1e-3r
-	check "$n: sprio -l" "$here/compare-tables.py" "$n/sprio" "$out/$e.sprio" \
+	check_table "$n: sprio -l" "$here/compare-tables.py" "$n/sprio" "$out/$e.sprio" \
 		"$out/$a.sprio" PRIORITY=1 AGE=2 FAIRSHARE=1 JOBSIZE=1 PARTITION#2=1 \
 		QOS=1 TRES=1 SITE=1 ASSOC=1 NICE=1
-	check "$n: sprio -l -n" "$here/compare-tables.py" "$n/sprio-n" "$out/$e.sprio-n" \
+	check_table "$n: sprio -l -n" "$here/compare-tables.py" "$n/sprio-n" "$out/$e.sprio-n" \
 		"$out/$a.sprio-n" AGE=3e-3 PRIORITY=1e-8
 }
 
@@ -103,6 +139,22 @@ else
 		"depth_oblivious|PriorityFlags=DEPTH_OBLIVIOUS"
 	)
 fi
+# MFPRIO_DIFF_ONLY: the named cases only, in the order above.
+if [[ -n ${MFPRIO_DIFF_ONLY:-} ]]; then
+	only=()
+	for want in $MFPRIO_DIFF_ONLY; do
+		found=0
+		for c in "${cases[@]}"; do
+			[[ ${c%%|*} == "$want" ]] && found=1
+		done
+		[[ $found == 1 ]] || not_ok "MFPRIO_DIFF_ONLY: no case '$want' (cases: $(printf '%s\n' "${cases[@]}" | grep -o '^[a-z_0-9]*|' | tr -d '|' | paste -sd' '))"
+	done
+	for c in "${cases[@]}"; do
+		[[ " $MFPRIO_DIFF_ONLY " == *" ${c%%|*} "* ]] && only+=("$c")
+	done
+	cases=("${only[@]}")
+	say "cases: ${MFPRIO_DIFF_ONLY}"
+fi
 for c in "${cases[@]}"; do
 	name=${c%%|*}
 	extra=${c#*|}
@@ -110,7 +162,7 @@ for c in "${cases[@]}"; do
 
 	use_plugin upstream
 	restart_ctld "$name-upstream" || { not_ok "$name: upstream restart"; continue; }
-	check "$name: upstream's plugin loaded" test "$(loaded_so)" = "$UPSTREAM_SO"
+	check "$name: upstream's plugin loaded ($(loaded_so))" loaded_is "$UPSTREAM_SO"
 	sshare -a -l -P >/dev/null
 	t=$(date +%s)
 	wait_tick "$t" || { not_ok "$name: upstream tick"; continue; }
@@ -118,7 +170,7 @@ for c in "${cases[@]}"; do
 
 	use_plugin ours
 	restart_ctld "$name-ours" || { not_ok "$name: our restart"; continue; }
-	check "$name: our plugin loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+	check "$name: our plugin loaded ($(loaded_so))" loaded_is "$plugin_dir/priority_multifactor.so"
 	capture "$name-ours-restart"
 	sshare -a -l -P >/dev/null
 	t=$(date +%s)

@@ -15,9 +15,9 @@ m0=$(log_mark)
 start_cluster "$here/priority-default.conf"
 pid0=$(ctld_pid)
 if [[ ${MFPRIO_ROBUST_PLUGIN:-ours} == ours ]]; then
-	check "our plugin is loaded" test "$(loaded_so)" = "$plugin_dir/priority_multifactor.so"
+	check "our plugin is loaded ($(loaded_so))" loaded_is "$plugin_dir/priority_multifactor.so"
 else
-	check "upstream's plugin is loaded" test "$(loaded_so)" = "$UPSTREAM_SO"
+	check "upstream's plugin is loaded ($(loaded_so))" loaded_is "$UPSTREAM_SO"
 fi
 
 stop=$out/stop
