@@ -7,7 +7,7 @@
 # real jobs (run-jobs.sh, under a QOS with UsageFactor=1000000 so that
 # usage is large), then the node drained and pending jobs submitted in both
 # partitions, in both at once, with nice, with a QOS of higher priority and
-# more CPUs.
+# more CPUs; from 24.11 also jobs asking for several QOS.
 #
 # For Fair Tree, classic (NO_FAIR_TREE) and DEPTH_OBLIVIOUS, on the same
 # StateSaveLocation:
@@ -69,7 +69,15 @@ submit --uid=u5 -A f -p debug,big -n 2 --qos=fsbig
 submit --uid=u6 -A b -p debug -n 1
 submit --uid=u7 -A z -p big -n 1
 submit --uid=u2 -A c -p debug -n 1 --hold
-check "pending jobs submitted ($(wc -l <"$out/pending.ids"))" test "$(wc -l <"$out/pending.ids")" -eq 9
+npending=9
+# From 24.11 a job may ask for several QOS: one priority (and one sprio
+# row) per partition and QOS, each QOS's priority in place of the job's
+if slurm_at_least 24.11; then
+	submit --uid=u5 -A f -p debug,big -n 1 --qos=fsbig,urgent
+	submit --uid=u6 -A b -p debug -n 1 --qos=urgent,fsbig
+	npending=11
+fi
+check "pending jobs submitted ($(wc -l <"$out/pending.ids"))" test "$(wc -l <"$out/pending.ids")" -eq "$npending"
 
 # capture LABEL: the three tables
 capture() {
@@ -167,6 +175,15 @@ for c in "${cases[@]}"; do
 	t=$(date +%s)
 	wait_tick "$t" || { not_ok "$name: upstream tick"; continue; }
 	capture "$name-upstream"
+	if slurm_at_least 24.11; then
+		# the several-QOS jobs: a row per partition and QOS (2 x 2, 1 x 2)
+		multi=$(sed -n 10p "$out/pending.ids" | cut -d';' -f1)
+		single=$(sed -n 11p "$out/pending.ids" | cut -d';' -f1)
+		check "$name: upstream lists job $multi per partition and QOS" \
+			test "$(awk -v j="$multi" '$1 == j' "$out/$name-upstream.sprio" | wc -l)" -eq 4
+		check "$name: upstream lists job $single per QOS" \
+			test "$(awk -v j="$single" '$1 == j' "$out/$name-upstream.sprio" | wc -l)" -eq 2
+	fi
 
 	use_plugin ours
 	restart_ctld "$name-ours" || { not_ok "$name: our restart"; continue; }

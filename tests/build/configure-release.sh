@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# configure-release.sh: ./configure --with-slurm-source refuses what it must.
+#
+#   - a source tree of a release mfprio has no adapter for (21.08.8,
+#     26.11.0): an error naming the release and the ones it knows;
+#   - a known release whose version is not the slurmctld's that will run
+#     it (SLURMCTLD=...): an error naming both;
+#   - a tree that is not configured (no config.h): an error saying so.
+# Each case uses a stand-in source tree with only the files configure reads.
+# Usage: configure-release.sh   (from anywhere; needs the generated configure)
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+work=$(mktemp -d /tmp/mfprio-configure-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+not_ok() { fail=$((fail + 1)); echo "FAILED: $*"; }
+
+# tree DIR VERSION: a stand-in configured Slurm tree of VERSION.
+tree() {
+	mkdir -p "$1/src/slurmctld" "$1/slurm"
+	: >"$1/src/slurmctld/slurmctld.h"
+	echo "#define SLURM_VERSION_STRING \"$2\"" >"$1/config.h"
+	: >"$1/slurm/slurm_version.h"
+}
+
+# a fake slurmctld that says VERSION
+fake_ctld() {
+	printf '#!/bin/sh\necho "slurm %s"\n' "$2" >"$1"
+	chmod +x "$1"
+}
+
+# expect_error NAME PATTERN [VAR=VALUE...] -- CONFIGURE-ARGS
+expect_error() {
+	local name=$1 pattern=$2 log=$work/$1.log
+	shift 2
+	local -a envs=()
+	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+	shift
+	mkdir -p "$work/b-$name"
+	if (cd "$work/b-$name" && env "${envs[@]}" "$top/configure" "$@") >"$log" 2>&1; then
+		not_ok "$name: configure succeeded"
+	elif grep -q -- "$pattern" "$log"; then
+		ok "$name: $(grep -- "$pattern" "$log" | head -n 1 | sed 's/^configure: error: //')"
+	else
+		not_ok "$name: no '$pattern' in the error:"; tail -n 3 "$log"
+	fi
+}
+
+fake_ctld "$work/ctld-2108" 21.08.8
+tree "$work/s2108" 21.08.8
+expect_error old "21.08.8 is not a release mfprio knows" SLURMCTLD="$work/ctld-2108" -- \
+	--with-slurm-source="$work/s2108"
+fake_ctld "$work/ctld-2611" 26.11.0
+tree "$work/s2611" 26.11.0
+expect_error newer "26.11.0 is not a release mfprio knows" SLURMCTLD="$work/ctld-2611" -- \
+	--with-slurm-source="$work/s2611"
+fake_ctld "$work/ctld-2205" 22.05.8
+tree "$work/s2411" 24.11.7
+expect_error mismatch "is 24.11.7 but .* is 22.05.8" SLURMCTLD="$work/ctld-2205" -- \
+	--with-slurm-source="$work/s2411"
+mkdir -p "$work/bare/src/slurmctld" && : >"$work/bare/src/slurmctld/slurmctld.h"
+expect_error unconfigured "has no config.h" SLURMCTLD="$work/ctld-2205" -- \
+	--with-slurm-source="$work/bare"
+expect_error missing "no src/slurmctld/slurmctld.h" -- --with-slurm-source="$work/nowhere"
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
