@@ -168,12 +168,25 @@ start_ctld() {
 		{ say "$1: slurmctld did not start"; tail -n 20 "$out/$1.restart"; }
 }
 
-# log_mark: the slurmctld log's current line count, for log_has.
+# log_mark: where the slurmctld log is now (its inode and line count), for
+# log_has.
 log_mark() {
-	wc -l <"$LOG" 2>/dev/null || echo 0
+	local ino n
+	ino=$(stat -c %i "$LOG" 2>/dev/null || echo 0)
+	n=$(wc -l <"$LOG" 2>/dev/null || echo 0)
+	echo "$ino:$n"
 }
 
-# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.
+# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.  A log file
+# made anew since the mark (a start that wiped the cluster: another release
+# had used this instance) is read from its start.
 log_has() {
-	tail -n +"$(($1 + 1))" "$LOG" 2>/dev/null | grep -qE -- "$2"
+	local ino=${1%%:*} n=${1#*:}
+	[[ $(stat -c %i "$LOG" 2>/dev/null || echo 0) == "$ino" ]] || n=0
+	tail -n +"$((n + 1))" "$LOG" 2>/dev/null | grep -qE -- "$2"
+}
+
+# log_lacks MARK PATTERN: PATTERN not logged after MARK.
+log_lacks() {
+	! log_has "$@"
 }

@@ -65,7 +65,7 @@ restart_ctld upstream-reads-ours
 check "upstream's plugin starts on our state file" ctld_alive
 check "upstream's plugin is the one loaded ($(loaded_so))" loaded_is "$UPSTREAM_SO"
 check "upstream found no fault in our state file" \
-	bash -c "! tail -n +$((m + 1)) '$LOG' | grep -q 'Incomplete priority last decay file'"
+	log_lacks "$m" 'Incomplete priority last decay file'
 use_plugin ours
 
 # missing state file

@@ -94,6 +94,6 @@ done
 check "all $total jobs ran (left in queue: $left)" test "$left" -eq 0
 t=$(date +%s)
 check "the decay thread still ticks" wait_tick "$t"
-check "no fatal error logged" bash -c "! tail -n +$((m0 + 1)) '$LOG' | grep -q 'fatal'"
+check "no fatal error logged" log_lacks "$m0" 'fatal'
 scancel $(cut -d';' -f1 "$out/ids") 2>/dev/null
 finish
