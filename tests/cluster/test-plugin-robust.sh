@@ -71,15 +71,18 @@ check "slurmctld answers" ctld_alive
 check "no reconfigure failed" test ! -e "$out/reconf.fail"
 # An RPC answered at the instant a reconfigure completes can lose its reply
 # (slurmctld logs "slurm_msg_sendto ... Socket timed out" and the client
-# "Zero Bytes were transmitted"); reconfigures themselves take ~5 ms here.
+# "Zero Bytes were transmitted", or, with other clusters loading the
+# machine, "Unexpected missing socket error" for the same dropped reply);
+# reconfigures themselves take ~5 ms here.  They still count against the
+# limit of 3.
 # MFPRIO_ROBUST_PLUGIN=upstream runs this test on upstream's plugin to
 # compare.  Anything else is a failure.
 n_fail=$(cat "$out/sprio.fail" 2>/dev/null | wc -l)
-other=$(grep -cvE 'Zero Bytes were transmitted|timed out' "$out/sprio.err" 2>/dev/null)
+other=$(grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing socket error' "$out/sprio.err" 2>/dev/null)
 check "sprio: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 n_fail=$(cat "$out/sshare.fail" 2>/dev/null | wc -l)
-other=$(grep -cvE 'Zero Bytes were transmitted|timed out' "$out/sshare.err" 2>/dev/null)
+other=$(grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing socket error' "$out/sshare.err" 2>/dev/null)
 check "sshare: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 check "sprio answers after the churn" bash -c "sprio -l >/dev/null"
