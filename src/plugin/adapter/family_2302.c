@@ -11,23 +11,18 @@
 #include "src/plugin/adapter/adapter.h"
 #include "src/plugin/engine/mfp_internal.h"
 
-#if MFA_FAMILY == MFA_FAMILY_2302
+/* plugin_name and the entry points every release shares: entry_common.c */
 
-const char plugin_name[] = "mfprio multifactor priority plugin";
-const char plugin_type[] = "priority/multifactor";
-const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+#if MFA_FAMILY == MFA_FAMILY_2302
 
 int init(void);
 int fini(void);
-uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
-void priority_p_reconfig(bool assoc_clear);
 uint32_t priority_p_recover(uint32_t prio_boost);
 void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 double priority_p_calc_fs_factor(long double usage_efctv,
 				 long double shares_norm);
 list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid);
-void priority_p_job_end(job_record_t *job_ptr);
 #if MFA_HAS_THREAD_START
 void priority_p_thread_start(void);
 #endif
@@ -61,16 +56,6 @@ uint32_t priority_p_recover(uint32_t prio_boost)
 	return 0;
 }
 
-uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
-{
-	return mfp_set(last_prio, job_ptr);
-}
-
-void priority_p_reconfig(bool assoc_clear)
-{
-	mfp_reconfig(assoc_clear);
-}
-
 void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	mfp_set_assoc_usage(assoc);
@@ -88,11 +73,6 @@ list_t *priority_p_get_priority_factors_list(
 	if (!mfp_controller())
 		return NULL;
 	return mfa_factors_list(req_msg, uid);
-}
-
-void priority_p_job_end(job_record_t *job_ptr)
-{
-	mfp_job_end(job_ptr);
 }
 
 #endif

@@ -11,21 +11,16 @@
 #include "src/plugin/adapter/adapter.h"
 #include "src/plugin/engine/mfp_internal.h"
 
-#if MFA_FAMILY == MFA_FAMILY_2511
+/* plugin_name and the entry points every release shares: entry_common.c */
 
-const char plugin_name[] = "mfprio multifactor priority plugin";
-const char plugin_type[] = "priority/multifactor";
-const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+#if MFA_FAMILY == MFA_FAMILY_2511
 
 int init(void);
 void fini(void);
-uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
-void priority_p_reconfig(bool assoc_clear);
 uint32_t priority_p_recover(uint32_t prio_boost);
 void priority_p_thread_start(void);
 void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 list_t *priority_p_get_priority_factors_list(uid_t uid);
-void priority_p_job_end(job_record_t *job_ptr);
 
 int init(void)
 {
@@ -48,16 +43,6 @@ uint32_t priority_p_recover(uint32_t prio_boost)
 	return 0;
 }
 
-uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
-{
-	return mfp_set(last_prio, job_ptr);
-}
-
-void priority_p_reconfig(bool assoc_clear)
-{
-	mfp_reconfig(assoc_clear);
-}
-
 void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	mfp_set_assoc_usage(assoc);
@@ -69,11 +54,6 @@ list_t *priority_p_get_priority_factors_list(uid_t uid)
 	if (!mfp_controller())
 		return NULL;
 	return mfa_factors_list(NULL, uid);
-}
-
-void priority_p_job_end(job_record_t *job_ptr)
-{
-	mfp_job_end(job_ptr);
 }
 
 #endif
