@@ -5,8 +5,9 @@
  * The engine (src/plugin/engine/) decides what is computed, when, and under
  * which locks; the adapter (this directory) is the only code that knows the
  * release it is built for (releases.h, from SLURM_VERSION_NUMBER):
- *   - family_*.c export that release's priority_p_* entry points and
- *     forward them to the engine (mfp_* in engine/mfp_internal.h);
+ *   - family_*.c export that release family's priority_p_* entry points
+ *     and forward them to the engine (mfp_* in engine/mfp_internal.h);
+ *     entry_common.c the ones every release shares;
  *   - factors.c keeps a job's weighted factors and its per-partition (and,
  *     from 24.11, per-QOS) priorities where that release's slurmctld and
  *     sprio read them, and builds sprio's list in that release's shape;
