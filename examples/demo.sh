@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # demo.sh: the main job, from a fresh clone, as root on Debian bookworm.
 #
-#   1. installs what is needed and builds mfprio and the plugin
+#   1. installs what is needed, builds mfprio and the plugin and installs
+#      them (make install: /usr/local/bin/mfprio, the plugin in
+#      /usr/local/lib/mfprio/slurm; MFPRIO_DEMO_PREFIX=DIR instead of /usr/local)
 #   2. replays the example snapshot (the spec's Figure 3) with
 #      `mfprio fairshare` under the three fair-share algorithms
 #   3. brings up a real one-node cluster (munge, MariaDB, slurmdbd,
@@ -14,6 +16,7 @@
 # MFPRIO_DEMO_KEEP=1 leaves the cluster running at the end (stop it with
 # tests/cluster/cluster.sh stop).
 set -euo pipefail
+umask 022
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${MFPRIO_BUILD_DIR:-$top/_build}/main
@@ -29,19 +32,27 @@ say "building"
 cd "$top"
 autoreconf -fi >/dev/null
 mkdir -p "$build"
-(cd "$build" && "$top/configure" --with-slurm-source="$slurm_src" >/dev/null)
+# Installed as the README says an admin installs it: the daemons run as user
+# slurm, which cannot read a build tree in a private home directory (/root).
+prefix=${MFPRIO_DEMO_PREFIX:-/usr/local}
+plugindir=$prefix/lib/mfprio/slurm
+(cd "$build" && "$top/configure" --prefix="$prefix" --with-plugindir="$plugindir" \
+	--with-slurm-source="$slurm_src" >/dev/null)
 make -C "$build" -j2 >/dev/null
-echo "built $build/mfprio and $build/src/plugin/.libs/priority_multifactor.so"
+say "installing (make install)"
+make -C "$build" install >/dev/null
+mfprio=$prefix/bin/mfprio
+echo "installed $mfprio and $plugindir/priority_multifactor.so"
 
 ex=$top/examples/snapshot
 for flags in "" NO_FAIR_TREE DEPTH_OBLIVIOUS; do
 	say "mfprio fairshare on examples/snapshot, PriorityFlags=${flags:-(none: Fair Tree)}"
-	"$build/mfprio" fairshare --assoc "$ex/assoc.txt" --usage "$ex/usage.txt" \
+	"$mfprio" fairshare --assoc "$ex/assoc.txt" --usage "$ex/usage.txt" \
 		--flags "$flags" | column -t -s '|'
 done
 
 say "a real cluster with our plugin"
-export MFPRIO_PLUGIN_DIR=$build/src/plugin/.libs
+export MFPRIO_PLUGIN_DIR=$plugindir
 DIR=${MFPRIO_CLUSTER_DIR:-/var/tmp/mfprio-cluster}
 export SLURM_CONF=$DIR/etc/slurm.conf
 exec 9>/tmp/mfprio-cluster.lock

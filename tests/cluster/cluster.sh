@@ -625,6 +625,31 @@ make_dirs() {
 	chown slurm:slurm "$RUN" "$LOG" "$STATE"
 }
 
+# check_daemon_access: slurmctld and slurmdbd run as the slurm user; stop
+# before starting them if it cannot read its configuration and plugins or
+# write its state, logs and pid files, naming the path and what blocks it.
+# With "plugins", only the plugin directories (before anything is stopped).
+check_daemon_access() {
+	local p why problems=()
+	if [[ ${1:-} != plugins ]]; then
+		why=$(slurm_cannot r "$ETC") && problems+=("$why")
+		for p in "$STATE" "$LOG" "$RUN"; do
+			why=$(slurm_cannot w "$p") && problems+=("$why")
+		done
+	fi
+	why=$(slurm_cannot r "$SLURM_PLUGIN_DIR") && problems+=("$why")
+	if [[ -n ${MFPRIO_PLUGIN_DIR:-} ]]; then
+		why=$(slurm_cannot r "$MFPRIO_PLUGIN_DIR") && problems+=("$why")
+		for p in "$MFPRIO_PLUGIN_DIR"/*.so; do
+			[[ -e $p ]] || continue
+			why=$(slurm_cannot r "$p") && problems+=("$why")
+		done
+	fi
+	[[ ${#problems[@]} -eq 0 ]] && return 0
+	printf 'cluster: error: %s\n' "${problems[@]}" >&2
+	die "the daemons run as user slurm and could not use the paths above: install the plugin where slurm can read it (make install, e.g. configure --with-plugindir=/usr/local/lib/mfprio/slurm) and keep MFPRIO_CLUSTER_DIR outside private home directories"
+}
+
 # ---------------------------------------------------------------- slurm
 
 dbd_ok() {
@@ -742,10 +767,12 @@ stop_slurm() {
 cmd_start() {
 	check_deps
 	say "instance $CLUSTER_INSTANCE: cluster $CLUSTER, $SLURM_RELEASE, ports $CTLD_PORT-$DBD_PORT, scratch directory $DIR"
+	check_daemon_access plugins
 	mkdir -p "$RUN" "$LOG"
 	stop_slurm
 	check_release
 	make_dirs
+	check_daemon_access
 	# From checking munged and mariadb to slurmdbd answering, hold the
 	# shared lock: a second instance starting at the same moment must not
 	# start a second mariadb, and one stopping must see us as a user.
@@ -780,6 +807,7 @@ cmd_stop() {
 cmd_restart_ctld() {
 	check_deps
 	[[ -e $ETC/slurm.conf ]] || die "no $ETC/slurm.conf; run: $0 start"
+	check_daemon_access
 	stop_slurm_daemon slurmctld "$RUN/slurmctld.pid"
 	write_priority_conf ""
 	write_slurm_conf

@@ -130,3 +130,54 @@ slurm_at_least() {
 	((SLURM_VERSION_NUM > 0 &&
 		SLURM_VERSION_NUM >= 10#$a * 10000 + 10#${b:-0} * 100 + 10#${c:-0}))
 }
+
+# slurm_cannot MODE PATH: whether the 'slurm' user, which slurmctld and
+# slurmdbd run as, is denied PATH.  MODE r: read the file (or list the
+# directory); w: create files in the directory.  Prints nothing and fails
+# when slurm can; else succeeds after printing one line that names PATH and
+# why: the first directory on its way slurm cannot enter (mode and owner),
+# or PATH's own mode.  Home directories are 0700 on Debian bookworm: a
+# build tree under /root is out of the daemons' reach.
+slurm_cannot() {
+	local mode=$1 path=$2 d="" part
+	local -a parts
+	if [[ $path != /* ]]; then
+		printf '%s: not an absolute path\n' "$path"
+		return 0
+	fi
+	IFS=/ read -ra parts <<<"${path#/}"
+	for part in "${parts[@]:0:${#parts[@]}-1}"; do
+		[[ -n $part ]] || continue
+		d+=/$part
+		if ! runuser -u slurm -- test -x "$d" 2>/dev/null; then
+			if [[ ! -e $d ]]; then
+				printf '%s: %s does not exist\n' "$path" "$d"
+			else
+				printf '%s: user slurm cannot enter %s (%s, owner %s)\n' \
+					"$path" "$d" "$(stat -c %A "$d")" "$(stat -c %U "$d")"
+			fi
+			return 0
+		fi
+	done
+	if [[ ! -e $path ]]; then
+		printf '%s: does not exist\n' "$path"
+		return 0
+	fi
+	case $mode in
+	r)
+		if [[ -d $path ]]; then
+			runuser -u slurm -- test -r "$path" -a -x "$path" 2>/dev/null && return 1
+		else
+			runuser -u slurm -- test -r "$path" 2>/dev/null && return 1
+		fi
+		printf '%s: user slurm cannot read it (%s, owner %s)\n' \
+			"$path" "$(stat -c %A "$path")" "$(stat -c %U "$path")"
+		;;
+	w)
+		runuser -u slurm -- test -w "$path" -a -x "$path" 2>/dev/null && return 1
+		printf '%s: user slurm cannot write in it (%s, owner %s)\n' \
+			"$path" "$(stat -c %A "$path")" "$(stat -c %U "$path")"
+		;;
+	esac
+	return 0
+}

@@ -8,7 +8,7 @@
 #   1. each release of the matrix is found and built (slurm-release.sh,
 #      cached; 22.05.8 is Debian's package and its source from
 #      slurm-source.sh), and mfprio's plugin is built against it
-#      (OUTDIR/build-VERSION);
+#      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT);
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
 #      8); lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
@@ -35,6 +35,12 @@
 # Environment:
 #   MFPRIO_TOP              the source tree (default: this script's ../..)
 #   MFPRIO_BUILD            the main build tree (its plugin is the 22.05 one)
+#   MFPRIO_PLUGIN_SO        the 22.05 plugin as installed from it (default:
+#                           the build tree's .libs copy)
+#   MFPRIO_INSTALL_ROOT     where the plugin built for each release is
+#                           installed, PREFIX=ROOT/VERSION (default
+#                           /var/tmp/mfprio-install: the slurm user must
+#                           read it)
 #   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first)
 #   MFPRIO_MATRIX_LANES     concurrent clusters (default 8)
 #   MFPRIO_MATRIX_FIRST     the first lane's cluster instance (default 1)
@@ -60,13 +66,15 @@ say() { printf 'matrix: [%4ds] %s\n' "$SECONDS" "$*"; }
 result() { echo "$1|$2|$3|${4:-}" >>"$results"; }
 
 # ---------------------------------------------------------------- builds
+install_root=${MFPRIO_INSTALL_ROOT:-/var/tmp/mfprio-install}
+mkdir -p "$install_root" && chmod 755 "$install_root"
 # prefix_of VERSION: the install prefix ("" for Debian's 22.05.8).
 declare -A prefix so
 for v in "${releases[@]}"; do
 	log=$out/build-$v.log
 	if [[ $v == 22.05.8 ]]; then
 		prefix[$v]=""
-		so[$v]=${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so
+		so[$v]=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
 		if [[ -f ${so[$v]} ]]; then result "$v" build PASS; else
 			result "$v" build FAIL "${so[$v]} missing"; fi
 		continue
@@ -86,10 +94,14 @@ for v in "${releases[@]}"; do
 	b=$out/build-$v
 	mkdir -p "$b"
 	say "$v: building mfprio's plugin against $p/src"
+	# installed as an admin would, where the daemons (user slurm) can
+	# read it: the build tree may be in a private home directory
+	inst=$install_root/$v
 	if (cd "$b" && SLURMCTLD=$p/sbin/slurmctld "$top/configure" --enable-werror \
-		--with-slurm-source="$p/src" && make -j2 src/plugin/priority_multifactor.la) \
-		>>"$log" 2>&1 && [[ -f $b/src/plugin/.libs/priority_multifactor.so ]]; then
-		so[$v]=$b/src/plugin/.libs/priority_multifactor.so
+		--prefix="$inst" --with-slurm-source="$p/src" &&
+		make -j2 install-pluginLTLIBRARIES) \
+		>>"$log" 2>&1 && [[ -f $inst/lib/mfprio/slurm/priority_multifactor.so ]]; then
+		so[$v]=$inst/lib/mfprio/slurm/priority_multifactor.so
 		result "$v" build PASS "$log"
 	else
 		result "$v" build FAIL "$log"

@@ -3,9 +3,12 @@
 # plugin-lib.sh: what the test-plugin-*.sh scripts share.  Sourced, not run.
 #
 # Environment:
-#   MFPRIO_PLUGIN_SO    the built plugin (default: the build tree's
+#   MFPRIO_PLUGIN_SO    our installed plugin, priority_multifactor.so in a
+#                       directory the slurm user can read, holding no other
+#                       Slurm plugin (default: the build tree's
 #                       src/plugin/.libs/priority_multifactor.so, the build
-#                       tree being MFPRIO_BUILD or the source tree)
+#                       tree being MFPRIO_BUILD or the source tree; usable
+#                       only when slurm can read the build tree)
 #   MFPRIO_CLUSTER_INSTANCE, MFPRIO_CLUSTER_DIR, MFPRIO_SLURM_PREFIX
 #                       which cluster, and which Slurm release (instance.sh)
 # Sets: here top DIR SLURM_CONF LOG STATE NODE out pass fail, and what
@@ -52,17 +55,27 @@ finish() {
 	exit
 }
 
-# The built plugin, alone in a directory put first on PluginDir.
+# Our plugin, as installed (make install): its directory is put first on
+# PluginDir.  slurmctld runs as user slurm, which must be able to read it:
+# a build tree in a private home directory (/root on Debian) is not.
 plugin_so=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top}/src/plugin/.libs/priority_multifactor.so}
 if [[ ! -f $plugin_so ]]; then
-	say "no plugin at $plugin_so (build with --with-slurm-source, or set MFPRIO_PLUGIN_SO)"
+	say "no plugin at $plugin_so (build with --with-slurm-source and make install, then set MFPRIO_PLUGIN_SO to the installed priority_multifactor.so)"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-plugin_dir=$out/plugin
-mkdir -p "$plugin_dir"
-cp "$plugin_so" "$plugin_dir/priority_multifactor.so"
-chmod 755 "$out" "$plugin_dir"
+if [[ $(basename "$plugin_so") != priority_multifactor.so ]]; then
+	say "MFPRIO_PLUGIN_SO=$plugin_so: slurmctld loads a file named priority_multifactor.so"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+plugin_dir=$(cd "$(dirname "$plugin_so")" && pwd)
+if why=$(slurm_cannot r "$plugin_so"); then
+	say "error: $why"
+	say "the daemons run as user slurm: install the plugin where slurm can read it (make install into a plugin directory such as /usr/local/lib/mfprio/slurm) and set MFPRIO_PLUGIN_SO to it"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 
 say "instance $CLUSTER_INSTANCE ($CLUSTER_DIR), $SLURM_RELEASE"
 
