@@ -424,7 +424,10 @@ start_mariadb() {
 	fi
 	say "mariadb: starting mysqld_safe"
 	rm -f "$mrun/mysqld.pid"
+	# socket only (slurmdbd's StorageHost=localhost uses it): no TCP port
+	# to collide with another MariaDB on this network (a chroot's, say)
 	detach --bg mysqld_safe --user=mysql --socket="$MYSQL_SOCKET" \
+		--skip-networking \
 		--pid-file="$mrun/mysqld.pid" \
 		--log-error="$mlog/mariadb/mariadb.err" \
 		--innodb-lock-wait-timeout=900 --innodb-buffer-pool-size=512M \
