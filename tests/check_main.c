@@ -79,6 +79,7 @@ int main(void)
 	srunner_add_suite(sr, make_job_fs_factor_suite());
 	srunner_add_suite(sr, make_priority_suite());
 	srunner_add_suite(sr, make_priority_conf_suite());
+	srunner_add_suite(sr, make_json_out_suite());
 
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

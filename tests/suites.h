@@ -27,6 +27,7 @@ Suite *make_billing_suite(void);
 Suite *make_job_fs_factor_suite(void);
 Suite *make_priority_suite(void);
 Suite *make_priority_conf_suite(void);
+Suite *make_json_out_suite(void);
 
 /* A row of a test tree: an account (user NULL) or a user. */
 typedef struct {

@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "fairshare.h"
+#include "fairshare_json.h"
 #include "priority_flags.h"
 #include "slurm_conf.h"
 #include "snapshot.h"
@@ -14,6 +15,7 @@
 static const char _usage[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
 "                        [--flags FLAGS] [--damp N] [--release VER] [-n]\n"
+"                        [--json]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
 "`sshare -a -l -P` does.\n"
@@ -28,10 +30,13 @@ static const char _usage[] =
 "                 slurm-version next to the conf (or the assoc file), else\n"
 "                 22.05.  No fair-share figure differs between them.\n"
 "  -n, --noheader no header line\n"
+"  --json         one JSON object: the settings used and a row per\n"
+"                 association; see mfprio(1)\n"
 "  -h, --help     this text\n";
 
 enum {
-	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE
+	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE,
+	OPT_JSON,
 };
 
 static int _parse_damp(const char *s, uint16_t *out);
@@ -90,13 +95,14 @@ int cmd_fairshare(int argc, char **argv)
 		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "damp", required_argument, NULL, OPT_DAMP },
 		{ "release", required_argument, NULL, OPT_RELEASE },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *assoc = NULL, *usage = NULL, *conf = NULL;
 	const char *flags_arg = NULL, *damp_arg = NULL;
-	bool noheader = false;
+	bool noheader = false, json = false;
 	uint32_t flags = 0;
 	mf_cmd_release_t rel = { 0 };
 	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
@@ -116,6 +122,7 @@ int cmd_fairshare(int argc, char **argv)
 			if (mf_cmd_release_option(&rel, optarg))
 				goto usage_error;
 			break;
+		case OPT_JSON: json = true; break;
 		case 'n': noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
@@ -152,16 +159,29 @@ int cmd_fairshare(int argc, char **argv)
 	 * fair-share figure differs between the releases mfprio knows, so
 	 * it is only checked (and warned about) here */
 	mf_cmd_release_detect(&rel, NULL, assoc);
-	mf_cmd_release_clear(&rel);
 
 	tree = mf_snapshot_load(assoc, usage, &e);
 	if (!tree) {
 		mf_cmd_error("%s", e.text);
+		mf_cmd_release_clear(&rel);
 		return MF_EXIT_INPUT;
 	}
 	mf_fairshare_compute(tree, &cfg);
-	mf_sshare_print(stdout, tree, cfg.algo, noheader);
+	if (json) {
+		char name[8];
+		mf_fs_json_settings_t s = {
+			.assoc = assoc, .usage = usage, .conf = conf,
+			.flags = flags, .fs = cfg,
+			.release = mf_release_name(rel.release, name),
+			.release_source = rel.source,
+		};
+
+		mf_fairshare_json(stdout, tree, &s);
+	} else {
+		mf_sshare_print(stdout, tree, cfg.algo, noheader);
+	}
 	mf_tree_destroy(tree);
+	mf_cmd_release_clear(&rel);
 	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
 usage_error:
 	mf_cmd_release_clear(&rel);

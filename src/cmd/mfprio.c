@@ -22,6 +22,8 @@ static const _subcommand_t _subcommands[] = {
 	  "fair-share of a cluster snapshot, as sshare -a -l -P prints it" },
 	{ "priority", cmd_priority,
 	  "pending jobs' priorities, as sprio -l prints them; --explain JOBID" },
+	{ "compare", cmd_compare,
+	  "the same inputs under two settings: which jobs and users moved" },
 };
 
 static void _usage(FILE *out)

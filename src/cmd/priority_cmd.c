@@ -20,6 +20,7 @@
 #include "priority.h"
 #include "priority_conf.h"
 #include "priority_flags.h"
+#include "priority_run.h"
 #include "slurm_conf.h"
 #include "snapshot.h"
 
@@ -27,7 +28,7 @@ static const char _usage[] =
 "Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
 "                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
 "                       [--now EPOCH] [--release VER] [-P] [-n]\n"
-"                       [--explain JOBID]\n"
+"                       [--explain JOBID] [--json]\n"
 "\n"
 "Compute the priority of every pending job and print it as `sprio -l`\n"
 "does (weighted factors), or explain one job's priority and rank.\n"
@@ -47,49 +48,20 @@ static const char _usage[] =
 "  -n, --noheader     no header line\n"
 "  --explain JOBID    every factor of JOBID with its inputs and weight, and\n"
 "                     the jobs ranked just above and below it\n"
+"  --json             one JSON object: the settings used and the rows (or\n"
+"                     the explanation); see mfprio(1)\n"
 "  -h, --help         this text\n";
 
 enum {
 	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
-	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN, OPT_RELEASE,
+	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN, OPT_RELEASE, OPT_JSON,
 };
 
-/* One job, its inputs for the core and its rows (one per partition). */
-typedef struct {
-	mf_job_line_t *line;
-	mf_prio_job_t job;
-	const mf_part_t **parts;     /* tier order */
-	uint64_t *tres_cnt;
-	const char *fs_note;         /* why its fair-share is what it is */
-	mf_prio_result_t base;
-} _job_t;
-
-typedef struct {
-	_job_t *job;
-	mf_prio_result_t r;
-	double sprio_priority;       /* what sprio's PRIORITY column shows */
-} _row_t;
-
-typedef struct {
-	const char *conf, *jobs, *qos, *assoc, *usage, *assoc_prio;
-	const char *explain;
-	bool parsable, noheader;
-	time_t now;
-} _opts_t;
-
-typedef struct {
-	mf_prio_conf_t *pc;
-	mf_prio_config_t cfg;
-	mf_fs_config_t fs_cfg;
-	GHashTable *qos;             /* name -> priority */
-	GHashTable *assoc_prio;      /* "acct\nuser" -> priority */
-	mf_tree_t *tree;
-	GPtrArray *lines;            /* mf_job_line_t* */
-	GPtrArray *jobs;             /* _job_t* */
-	GPtrArray *rows;             /* _row_t* */
-	mf_cmd_release_t rel;        /* the release imitated, and why */
-	bool clamp_warned;
-} _ctx_t;
+/* priority_run.h's types, by the names this file uses */
+typedef mf_prun_job_t _job_t;
+typedef mf_prun_row_t _row_t;
+typedef mf_prun_opts_t _opts_t;
+typedef mf_prun_ctx_t _ctx_t;
 
 static void _warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -148,6 +120,11 @@ static int _load(_ctx_t *c, const _opts_t *o)
 	if (!conf) {
 		mf_cmd_error("%s", e.text);
 		return MF_EXIT_INPUT;
+	}
+	for (guint i = 0; o->sets && i < o->sets->len; i++) {
+		const mf_conf_pair_t *p = o->sets->pdata[i];
+
+		mf_conf_set(conf, p->key, p->value, p->file, p->line);
 	}
 	c->pc = mf_prio_conf_read(conf, &e);
 	if (c->pc)
@@ -644,20 +621,17 @@ static const char *_js_release_note(const mf_prio_config_t *cfg,
 	return "";
 }
 
-static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+/* The job O->explain names, in *JOB.  Returns an exit status. */
+static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
 {
-	const mf_prio_config_t *cfg = &c->cfg;
-	GPtrArray *ranked = g_ptr_array_new();
 	const _job_t *j = NULL;
 	char *end;
 	unsigned long id;
-	char dur[64], dur2[64];
 
 	errno = 0;
 	id = strtoul(o->explain, &end, 10);
 	if (*end || errno || !id) {
 		mf_cmd_error("--explain '%s': not a job id", o->explain);
-		g_ptr_array_unref(ranked);
 		return MF_EXIT_USAGE;
 	}
 	for (guint i = 0; i < c->jobs->len; i++) {
@@ -685,10 +659,23 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 		}
 		if (!known)
 			mf_cmd_error("job %lu is not in %s", id, o->jobs);
-		g_ptr_array_unref(ranked);
 		return MF_EXIT_INPUT;
 	}
+	*job = j;
+	return MF_EXIT_OK;
+}
 
+static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	GPtrArray *ranked;
+	const _job_t *j = NULL;
+	char dur[64], dur2[64];
+	int rc;
+
+	if ((rc = _explained(c, o, &j)))
+		return rc;
+	ranked = g_ptr_array_new();
 	{
 		const mf_prio_result_t *r = &j->base;
 		const mf_prio_job_t *pj = &j->job;
@@ -851,6 +838,7 @@ int cmd_priority(int argc, char **argv)
 		{ "now", required_argument, NULL, OPT_NOW },
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
 		{ "release", required_argument, NULL, OPT_RELEASE },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -884,6 +872,7 @@ int cmd_priority(int argc, char **argv)
 				return MF_EXIT_USAGE;
 			}
 			break;
+		case OPT_JSON: o.json = true; break;
 		case 'P': o.parsable = true; break;
 		case 'n': o.noheader = true; break;
 		case 'h':
@@ -915,12 +904,50 @@ int cmd_priority(int argc, char **argv)
 		return rc;
 	}
 	g_ptr_array_sort(c.rows, _by_job_id);
-	if (o.explain)
+	if (o.explain && o.json)
+		rc = mf_prun_explain_json(&c, &o, stdout);
+	else if (o.explain)
 		rc = _explain(&c, &o, stdout);
+	else if (o.json)
+		rc = mf_prun_print_json(&c, &o, stdout);
 	else
 		_print_table(&c, &o, stdout);
 	_ctx_clear(&c);
 	if (fflush(stdout))
 		return MF_EXIT_INPUT;
 	return rc;
+}
+
+int mf_prun_run(mf_prun_ctx_t *c, const mf_prun_opts_t *o)
+{
+	int rc;
+
+	if ((rc = _load(c, o)) || (rc = _compute(c, o->now)))
+		return rc;
+	g_ptr_array_sort(c->rows, _by_job_id);
+	return MF_EXIT_OK;
+}
+
+void mf_prun_clear(mf_prun_ctx_t *c)
+{
+	_ctx_clear(c);
+	memset(c, 0, sizeof(*c));
+}
+
+int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
+		      const mf_prun_job_t **job)
+{
+	return _explained(c, o, job);
+}
+
+const mf_prun_row_t *mf_prun_job_row(const mf_prun_ctx_t *c,
+				     const mf_prun_job_t *j)
+{
+	for (guint i = 0; i < c->rows->len; i++) {
+		const _row_t *row = c->rows->pdata[i];
+
+		if (row->job == j && row->r.partition == j->job.part)
+			return row;
+	}
+	return NULL;
 }

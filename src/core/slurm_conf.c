@@ -255,6 +255,18 @@ const mf_conf_pair_t *mf_conf_get(const mf_conf_t *conf, const char *key)
 	return NULL;
 }
 
+void mf_conf_set(mf_conf_t *conf, const char *key, const char *value,
+		 const char *file, int line)
+{
+	mf_conf_pair_t *p = g_new0(mf_conf_pair_t, 1);
+
+	p->key = g_strdup(key);
+	p->value = g_strdup(value);
+	p->file = g_strdup(file);
+	p->line = line;
+	g_ptr_array_add(conf->globals, p);
+}
+
 const mf_conf_pair_t *mf_conf_record_get(const mf_conf_record_t *rec,
 					 const char *key)
 {

@@ -53,6 +53,14 @@ void mf_conf_free(mf_conf_t *conf);
 /* The last global pair with KEY (case-insensitive), or NULL. */
 const mf_conf_pair_t *mf_conf_get(const mf_conf_t *conf, const char *key);
 
+/*
+ * Add the global setting KEY=VALUE after all others, as if written on the
+ * conf's last line (so mf_conf_get() finds it first); FILE and LINE say
+ * where it comes from, for messages (e.g. "--set", 1).  Copies the strings.
+ */
+void mf_conf_set(mf_conf_t *conf, const char *key, const char *value,
+		 const char *file, int line);
+
 /* The pair with KEY in record REC (case-insensitive), or NULL. */
 const mf_conf_pair_t *mf_conf_record_get(const mf_conf_record_t *rec,
 					 const char *key);
