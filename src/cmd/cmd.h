@@ -48,6 +48,7 @@ void mf_cmd_release_clear(mf_cmd_release_t *rel);
 int cmd_fairshare(int argc, char **argv);
 int cmd_priority(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 /* Print "mfprio: " and the message to stderr. */
 void mf_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

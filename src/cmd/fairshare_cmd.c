@@ -10,10 +10,12 @@
 #include "priority_flags.h"
 #include "slurm_conf.h"
 #include "snapshot.h"
+#include "snapshot_dir.h"
 #include "sshare_fmt.h"
 
 static const char _usage[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
+"       mfprio fairshare --snapshot DIR [--assoc FILE] [--usage FILE] ...\n"
 "                        [--flags FLAGS] [--damp N] [--release VER] [-n]\n"
 "                        [--json]\n"
 "\n"
@@ -21,8 +23,11 @@ static const char _usage[] =
 "`sshare -a -l -P` does.\n"
 "\n"
 "  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
-"  --usage FILE   sshare -a -P -n -o Account,User,RawUsage  (default: no usage)\n"
+"  --usage FILE   sshare -a -P -n -o Account,User,RawUsage  (default: no usage),\n"
+"                 or scontrol show assoc_mgr flags=assoc (two decimals)\n"
 "  --conf FILE    slurm.conf: PriorityFlags, FairShareDampeningFactor\n"
+"  --snapshot DIR the files of `mfprio snapshot DIR`: assoc, assoc-mgr (else\n"
+"                 usage), slurm.conf; a file option given overrides its file\n"
 "  --flags FLAGS  PriorityFlags to use instead of the file's (what-if)\n"
 "  --damp N       FairShareDampeningFactor to use instead of the file's\n"
 "  --release VER  the Slurm release to imitate, 22.05 to 26.05 (23.11 or\n"
@@ -37,6 +42,7 @@ static const char _usage[] =
 enum {
 	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE,
 	OPT_JSON,
+	OPT_SNAPSHOT
 };
 
 static int _parse_damp(const char *s, uint16_t *out);
@@ -96,12 +102,14 @@ int cmd_fairshare(int argc, char **argv)
 		{ "damp", required_argument, NULL, OPT_DAMP },
 		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *assoc = NULL, *usage = NULL, *conf = NULL;
-	const char *flags_arg = NULL, *damp_arg = NULL;
+	const char *flags_arg = NULL, *damp_arg = NULL, *snapshot = NULL;
+	mf_snapdir_t snap = { 0 };
 	bool noheader = false, json = false;
 	uint32_t flags = 0;
 	mf_cmd_release_t rel = { 0 };
@@ -118,6 +126,7 @@ int cmd_fairshare(int argc, char **argv)
 		case OPT_CONF: conf = optarg; break;
 		case OPT_FLAGS: flags_arg = optarg; break;
 		case OPT_DAMP: damp_arg = optarg; break;
+		case OPT_SNAPSHOT: snapshot = optarg; break;
 		case OPT_RELEASE:
 			if (mf_cmd_release_option(&rel, optarg))
 				goto usage_error;
@@ -136,13 +145,27 @@ int cmd_fairshare(int argc, char **argv)
 			     argv[optind]);
 		goto usage_error;
 	}
+	if (snapshot) {
+		if (mf_snapdir_open(snapshot, &snap, &e)) {
+			mf_cmd_error("%s", e.text);
+			mf_cmd_release_clear(&rel);
+			return MF_EXIT_INPUT;
+		}
+		assoc = assoc ? assoc : snap.assoc;
+		usage = usage ? usage : snap.assoc_mgr ? snap.assoc_mgr :
+			snap.usage;
+		conf = conf ? conf : snap.conf;
+	}
 	if (!assoc) {
-		mf_cmd_error("fairshare: --assoc FILE is required");
+		mf_cmd_error("fairshare: --assoc FILE is required%s",
+			     snapshot ? " (the snapshot has no assoc file)" :
+			     "");
 		fputs(_usage, stderr);
 		goto usage_error;
 	}
 	if (conf && _read_conf(conf, &flags, &cfg.damp, &rel)) {
 		mf_cmd_release_clear(&rel);
+		mf_snapdir_clear(&snap);
 		return MF_EXIT_INPUT;
 	}
 	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
@@ -163,6 +186,7 @@ int cmd_fairshare(int argc, char **argv)
 	tree = mf_snapshot_load(assoc, usage, &e);
 	if (!tree) {
 		mf_cmd_error("%s", e.text);
+		mf_snapdir_clear(&snap);
 		mf_cmd_release_clear(&rel);
 		return MF_EXIT_INPUT;
 	}
@@ -182,8 +206,10 @@ int cmd_fairshare(int argc, char **argv)
 	}
 	mf_tree_destroy(tree);
 	mf_cmd_release_clear(&rel);
+	mf_snapdir_clear(&snap);
 	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
 usage_error:
 	mf_cmd_release_clear(&rel);
+	mf_snapdir_clear(&snap);
 	return MF_EXIT_USAGE;
 }

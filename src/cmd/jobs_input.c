@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "dump_header.h"
 #include "jobs_input.h"
 #include "timestr.h"
 
@@ -296,13 +297,15 @@ fail:
 	return NULL;
 }
 
-/* Read PATH's lines; calls LINE_FN for each non-blank, non-comment line. */
+/* Read PATH's lines; calls LINE_FN for each non-blank, non-comment line
+ * but a first one that is the header of TITLES (may be NULL: none). */
 typedef int (*_line_fn)(const char *text, const char *path, int lineno,
 			void *arg, mf_error_t *errp);
 
-static int _each_line(const char *path, _line_fn fn, void *arg,
-		      mf_error_t *errp)
+static int _each_line(const char *path, const char *const *titles,
+		      _line_fn fn, void *arg, mf_error_t *errp)
 {
+	bool first = true;
 	char *text = NULL;
 	GError *gerr = NULL;
 	char **lines;
@@ -328,6 +331,11 @@ static int _each_line(const char *path, _line_fn fn, void *arg,
 			if (skip)
 				continue;
 		}
+		if (first && titles && mf_dump_is_header(l, titles)) {
+			first = false;
+			continue;
+		}
+		first = false;
 		rc = fn(l, path, i + 1, arg, errp);
 	}
 	g_strfreev(lines);
@@ -363,7 +371,7 @@ GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp)
 	GPtrArray *jobs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)mf_job_line_free);
 
-	if (_each_line(path, _job_fn, jobs, errp)) {
+	if (_each_line(path, NULL, _job_fn, jobs, errp)) {
 		g_ptr_array_unref(jobs);
 		return NULL;
 	}
@@ -408,7 +416,7 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp)
 	GHashTable *qos = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, NULL);
 
-	if (_each_line(path, _qos_fn, qos, errp)) {
+	if (_each_line(path, mf_header_qos, _qos_fn, qos, errp)) {
 		g_hash_table_unref(qos);
 		return NULL;
 	}
@@ -452,7 +460,8 @@ GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp)
 	GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      NULL);
 
-	if (_each_line(path, _assoc_prio_fn, t, errp)) {
+	if (_each_line(path, mf_header_assoc_prio, _assoc_prio_fn, t,
+		       errp)) {
 		g_hash_table_unref(t);
 		return NULL;
 	}

@@ -24,6 +24,8 @@ static const _subcommand_t _subcommands[] = {
 	  "pending jobs' priorities, as sprio -l prints them; --explain JOBID" },
 	{ "compare", cmd_compare,
 	  "the same inputs under two settings: which jobs and users moved" },
+	{ "snapshot", cmd_snapshot,
+	  "dump a live cluster's inputs into a directory (--snapshot DIR)" },
 };
 
 static void _usage(FILE *out)

@@ -23,12 +23,14 @@
 #include "priority_run.h"
 #include "slurm_conf.h"
 #include "snapshot.h"
+#include "snapshot_dir.h"
 
 static const char _usage[] =
 "Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
 "                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
 "                       [--now EPOCH] [--release VER] [-P] [-n]\n"
 "                       [--explain JOBID] [--json]\n"
+"       mfprio priority --snapshot DIR [any option above]\n"
 "\n"
 "Compute the priority of every pending job and print it as `sprio -l`\n"
 "does (weighted factors), or explain one job's priority and rank.\n"
@@ -37,9 +39,14 @@ static const char _usage[] =
 "  --jobs FILE        scontrol -o show job\n"
 "  --qos FILE         sacctmgr -P -n show qos format=Name,Priority\n"
 "  --assoc FILE       sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
-"  --usage FILE       sshare -a -P -n -o Account,User,RawUsage\n"
+"  --usage FILE       sshare -a -P -n -o Account,User,RawUsage, or\n"
+"                     scontrol show assoc_mgr flags=assoc (two decimals)\n"
 "  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n"
-"  --now EPOCH        the time to compute at (default: now)\n"
+"  --snapshot DIR     the files of `mfprio snapshot DIR` (its assoc-mgr\n"
+"                     before its usage); a file option given overrides\n"
+"                     its file\n"
+"  --now EPOCH        the time to compute at (default: the snapshot's\n"
+"                     time with --snapshot, else now)\n"
 "  --release VER      the Slurm release to imitate, 22.05 to 26.05 (23.11\n"
 "                     or 23.11.11); default: the conf's SLURM_VERSION=, else\n"
 "                     a file slurm-version next to the conf (scontrol\n"
@@ -55,6 +62,7 @@ static const char _usage[] =
 enum {
 	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
 	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN, OPT_RELEASE, OPT_JSON,
+	OPT_SNAPSHOT,
 };
 
 /* priority_run.h's types, by the names this file uses */
@@ -826,6 +834,29 @@ static int _parse_now(const char *s, time_t *now)
 	return 0;
 }
 
+/* The inputs O lacks, from the snapshot directory DIR (kept in *SNAP);
+ * its time unless NOW_SET.  Returns an exit status. */
+static int _from_snapshot(const char *dir, mf_snapdir_t *snap, _opts_t *o,
+			  bool now_set)
+{
+	mf_error_t e;
+
+	if (mf_snapdir_open(dir, snap, &e)) {
+		mf_cmd_error("%s", e.text);
+		return MF_EXIT_INPUT;
+	}
+	o->conf = o->conf ? o->conf : snap->conf;
+	o->jobs = o->jobs ? o->jobs : snap->jobs;
+	o->qos = o->qos ? o->qos : snap->qos;
+	o->assoc = o->assoc ? o->assoc : snap->assoc;
+	o->assoc_prio = o->assoc_prio ? o->assoc_prio : snap->assoc_prio;
+	if (!o->usage)
+		o->usage = snap->assoc_mgr ? snap->assoc_mgr : snap->usage;
+	if (!now_set)
+		o->now = snap->taken;
+	return MF_EXIT_OK;
+}
+
 int cmd_priority(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -839,6 +870,7 @@ int cmd_priority(int argc, char **argv)
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
 		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -846,6 +878,9 @@ int cmd_priority(int argc, char **argv)
 	};
 	_opts_t o = { .now = time(NULL) };
 	_ctx_t c = { 0 };
+	const char *snapshot = NULL;
+	mf_snapdir_t snap = { 0 };
+	bool now_set = false;
 	int ch, rc;
 
 	optind = 1;
@@ -858,7 +893,9 @@ int cmd_priority(int argc, char **argv)
 		case OPT_USAGE: o.usage = optarg; break;
 		case OPT_ASSOC_PRIO: o.assoc_prio = optarg; break;
 		case OPT_EXPLAIN: o.explain = optarg; break;
+		case OPT_SNAPSHOT: snapshot = optarg; break;
 		case OPT_NOW:
+			now_set = true;
 			if (_parse_now(optarg, &o.now)) {
 				mf_cmd_error("--now '%s': not a number of "
 					     "seconds since the epoch", optarg);
@@ -886,13 +923,18 @@ int cmd_priority(int argc, char **argv)
 		}
 	}
 	rc = MF_EXIT_OK;
-	if (optind < argc) {
+	if (snapshot)
+		rc = _from_snapshot(snapshot, &snap, &o, now_set);
+	if (rc) {
+		/* reported */
+	} else if (optind < argc) {
 		mf_cmd_error("priority: unexpected argument '%s'",
 			     argv[optind]);
 		rc = MF_EXIT_USAGE;
 	} else if (!o.conf || !o.jobs) {
 		mf_cmd_error("priority: --conf FILE and --jobs FILE are "
-			     "required");
+			     "required%s", snapshot ? " (the snapshot lacks "
+			     "one)" : "");
 		fputs(_usage, stderr);
 		rc = MF_EXIT_USAGE;
 	} else if (o.usage && !o.assoc) {
@@ -901,6 +943,7 @@ int cmd_priority(int argc, char **argv)
 	}
 	if (rc || (rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
 		_ctx_clear(&c);
+		mf_snapdir_clear(&snap);
 		return rc;
 	}
 	g_ptr_array_sort(c.rows, _by_job_id);
@@ -913,6 +956,7 @@ int cmd_priority(int argc, char **argv)
 	else
 		_print_table(&c, &o, stdout);
 	_ctx_clear(&c);
+	mf_snapdir_clear(&snap);
 	if (fflush(stdout))
 		return MF_EXIT_INPUT;
 	return rc;

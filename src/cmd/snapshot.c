@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assoc_mgr.h"
+#include "dump_header.h"
 #include "snapshot.h"
 
 /* One data line of a '|'-separated dump. */
@@ -20,7 +22,7 @@ typedef struct {
 	int line;
 } _acct_row_t;
 
-static GPtrArray *_read_rows(const char *path, guint nfields,
+static GPtrArray *_read_rows(const char *path, const char *const *titles,
 			     mf_error_t *errp);
 static void _row_free(gpointer p);
 static int _parse_shares(const char *s, uint32_t *out);
@@ -29,6 +31,12 @@ static int _check_parents(GHashTable *accts, const char *path,
 			  mf_error_t *errp);
 static int _load_assocs(mf_tree_t *tree, const char *path, mf_error_t *errp);
 static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp);
+static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
+		      const char *user, long double usage, const char *path,
+		      int line, mf_error_t *errp);
+static int _load_amgr_usage(mf_tree_t *tree, const char *path,
+			    mf_error_t *errp);
+static bool _is_amgr(const char *path);
 
 static void _row_free(gpointer p)
 {
@@ -39,12 +47,15 @@ static void _row_free(gpointer p)
 }
 
 /*
- * Read PATH as '|'-separated rows of NFIELDS fields (one optional trailing
- * '|', as `-p` prints).  Blank lines and lines starting with '#' are skipped.
+ * Read PATH as '|'-separated rows of as many fields as TITLES has (one
+ * optional trailing '|', as `-p` prints).  Blank lines and lines starting
+ * with '#' are skipped, and so is a first line that is TITLES' header.
  */
-static GPtrArray *_read_rows(const char *path, guint nfields,
+static GPtrArray *_read_rows(const char *path, const char *const *titles,
 			     mf_error_t *errp)
 {
+	guint nfields = g_strv_length((char **)titles);
+	bool first = true;
 	char *text = NULL;
 	char **lines;
 	GError *gerr = NULL;
@@ -83,6 +94,11 @@ static GPtrArray *_read_rows(const char *path, guint nfields,
 			mf_errprintf(errp, "%s:%d: not text", path, i + 1);
 			goto fail;
 		}
+		if (first && mf_dump_is_header(l, titles)) {
+			first = false;
+			continue;
+		}
+		first = false;
 		r = g_new0(_row_t, 1);
 		r->line = i + 1;
 		r->fields = g_strsplit(l, "|", -1);
@@ -179,7 +195,7 @@ static int _check_parents(GHashTable *accts, const char *path,
 
 static int _load_assocs(mf_tree_t *tree, const char *path, mf_error_t *errp)
 {
-	GPtrArray *rows = _read_rows(path, 4, errp);
+	GPtrArray *rows = _read_rows(path, mf_header_assoc, errp);
 	GHashTable *accts;
 	mf_error_t e;
 	int rc = 0;
@@ -265,9 +281,95 @@ static int _load_assocs(mf_tree_t *tree, const char *path, mf_error_t *errp)
 	return rc;
 }
 
+/*
+ * One usage figure of PATH:LINE: a user's (ACCT, USER) is set, once (SEEN
+ * holds those set); an account's (USER "") only checked to be in the tree,
+ * as an account's usage is the sum over its subtree.
+ */
+static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
+		      const char *user, long double usage, const char *path,
+		      int line, mf_error_t *errp)
+{
+	mf_assoc_t *a;
+
+	if (!*user) {
+		if (!mf_tree_find_account(tree, acct))
+			return mf_errprintf(errp, "%s:%d: account '%s' is not "
+					    "in the association file", path,
+					    line, acct);
+		return 0;
+	}
+	a = mf_tree_find_user(tree, acct, user);
+	if (!a)
+		return mf_errprintf(errp, "%s:%d: user '%s' in account '%s' is "
+				    "not in the association file", path, line,
+				    user, acct);
+	if (g_hash_table_contains(seen, a))
+		return mf_errprintf(errp, "%s:%d: second usage row for user "
+				    "'%s' in account '%s'", path, line, user,
+				    acct);
+	g_hash_table_add(seen, a);
+	a->usage_raw = usage;
+	return 0;
+}
+
+/* PATH's first line that is not blank nor a comment is not '|'-separated
+ * and is assoc_mgr's (a read error is left for the reader to report). */
+static bool _is_amgr(const char *path)
+{
+	char *text = NULL;
+	char **lines;
+	bool amgr = false;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return false;
+	lines = g_strsplit(text, "\n", -1);
+	g_free(text);
+	for (int i = 0; lines[i]; i++) {
+		char *l = g_strstrip(lines[i]);
+
+		if (!*l || *l == '#')
+			continue;
+		amgr = !strchr(l, '|') &&
+		       (g_str_has_prefix(l, "Current Association Manager") ||
+			g_str_has_suffix(l, " Records") ||
+			g_str_has_prefix(l, "ClusterName="));
+		break;
+	}
+	g_strfreev(lines);
+	return amgr;
+}
+
+static int _load_amgr_usage(mf_tree_t *tree, const char *path,
+			    mf_error_t *errp)
+{
+	mf_amgr_t *m = mf_amgr_load(path, errp);
+	GHashTable *seen;
+	int rc = 0;
+
+	if (!m)
+		return -1;
+	seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	for (guint i = 0; i < m->assocs->len && !rc; i++) {
+		const mf_amgr_assoc_t *a = m->assocs->pdata[i];
+
+		if (*a->user && !a->has_usage)
+			rc = mf_errprintf(errp, "%s:%d: no UsageRaw in the "
+					  "record of user '%s' in account "
+					  "'%s'", path, a->line, a->user,
+					  a->account);
+		else
+			rc = _set_usage(tree, seen, a->account, a->user,
+					a->usage_raw, path, a->line, errp);
+	}
+	g_hash_table_destroy(seen);
+	mf_amgr_free(m);
+	return rc;
+}
+
 static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 {
-	GPtrArray *rows = _read_rows(path, 3, errp);
+	GPtrArray *rows = _read_rows(path, mf_header_usage, errp);
 	GHashTable *seen;
 	int rc = 0;
 
@@ -278,7 +380,6 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 		_row_t *r = g_ptr_array_index(rows, i);
 		const char *acct = r->fields[0], *user = r->fields[1];
 		long double usage;
-		mf_assoc_t *a;
 
 		if (!*acct) {
 			rc = mf_errprintf(errp, "%s:%d: empty Account field",
@@ -291,30 +392,8 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 					  r->fields[2]);
 			break;
 		}
-		if (!*user) {
-			/* account rows: the usage of an account is the sum
-			 * of its subtree; just check the account exists */
-			if (!mf_tree_find_account(tree, acct))
-				rc = mf_errprintf(errp, "%s:%d: account '%s' "
-					"is not in the association file",
-					path, r->line, acct);
-			continue;
-		}
-		a = mf_tree_find_user(tree, acct, user);
-		if (!a) {
-			rc = mf_errprintf(errp, "%s:%d: user '%s' in account "
-					  "'%s' is not in the association "
-					  "file", path, r->line, user, acct);
-			break;
-		}
-		if (g_hash_table_contains(seen, a)) {
-			rc = mf_errprintf(errp, "%s:%d: second usage row for "
-					  "user '%s' in account '%s'", path,
-					  r->line, user, acct);
-			break;
-		}
-		g_hash_table_add(seen, a);
-		a->usage_raw = usage;
+		rc = _set_usage(tree, seen, acct, user, usage, path, r->line,
+				errp);
 	}
 	g_hash_table_destroy(seen);
 	g_ptr_array_free(rows, TRUE);
@@ -327,10 +406,14 @@ mf_tree_t *mf_snapshot_load(const char *assoc_path, const char *usage_path,
 	mf_tree_t *tree = mf_tree_create();
 
 	if (_load_assocs(tree, assoc_path, errp) ||
-	    (usage_path && _load_usage(tree, usage_path, errp))) {
+	    (usage_path && (_is_amgr(usage_path) ?
+			    _load_amgr_usage(tree, usage_path, errp) :
+			    _load_usage(tree, usage_path, errp)))) {
 		mf_tree_destroy(tree);
 		return NULL;
 	}
 	mf_tree_sum_usage(tree);
 	return tree;
 }
+
+

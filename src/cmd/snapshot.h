@@ -5,11 +5,20 @@
  *
  *   assoc file:  sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare
  *   usage file:  sshare -a -P -n -o Account,User,RawUsage
+ *            or: scontrol show assoc_mgr flags=assoc (assoc_mgr.h), told
+ *                apart by its first line: not '|'-separated, and either
+ *                "Current Association Manager state", a section title
+ *                ("... Records") or an association record (ClusterName=)
+ *
+ * Both '|' dumps may begin with the header line sacctmgr and sshare print
+ * without -n: it is skipped (dump_header.h).
  *
  * In the usage file account rows (empty User) are accepted and ignored: an
  * account's usage is the sum over its subtree.  RawUsage may carry a
  * fraction (sshare prints whole numbers; `scontrol show assoc_mgr` gives
- * more digits).  Indented account names (sshare's tree) are accepted.
+ * two decimals).  An assoc_mgr file's account records, like sshare's
+ * account rows, are only checked to be in the tree; a user's record
+ * without UsageRaw is an error.  Indented account names (sshare's tree) are accepted.
  */
 #ifndef MFPRIO_SNAPSHOT_H
 #define MFPRIO_SNAPSHOT_H
