@@ -120,11 +120,14 @@ else
 fi
 [[ -f $scratch/src/debian/rules ]] || abort "copying the tree to $scratch/src"
 
+debver=$(cd "$scratch/src" && dpkg-parsechangelog -S Version)
+check "debian/changelog's version $debver is configure.ac's $version with a revision" \
+	test "${debver%-*}" = "$version"
 say "building (dpkg-buildpackage -b -us -uc; log $scratch/build.log)"
 (cd "$scratch/src" && nice dpkg-buildpackage -b -us -uc -j2) >"$scratch/build.log" 2>&1
 rc=$?
 check "dpkg-buildpackage succeeds (rc $rc)" test "$rc" -eq 0
-deb=$scratch/mfprio_${version}-1_$(dpkg-architecture -qDEB_HOST_ARCH).deb
+deb=$scratch/mfprio_${debver}_$(dpkg-architecture -qDEB_HOST_ARCH).deb
 changes=${deb%.deb}.changes
 [[ -f $deb ]] || { tail -n 30 "$scratch/build.log"; abort "no $deb"; }
 check "the unit and command tests ran in the build (make check)" \
