@@ -28,6 +28,7 @@ static const char _usage[] =
 "                      [--now EPOCH] [--release VER]\n"
 "                      [--set KEY=VALUE]... [--flags FLAGS] [--damp N]\n"
 "                      [--json] [-P] [-n]\n"
+"       mfprio compare --snapshot DIR [any option above]\n"
 "\n"
 "Compute every pending job's priority twice over the same inputs: before,\n"
 "with slurm.conf as it is; after, with the --set settings added after its\n"
@@ -35,8 +36,8 @@ static const char _usage[] =
 "before and after, then each user's (user in an account) best and mean\n"
 "rank and fair-share factor before and after.\n"
 "\n"
-"  --conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release\n"
-"                     as for `mfprio priority` (see mfprio priority --help)\n"
+"  --conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,\n"
+"  --snapshot DIR     as for `mfprio priority` (see mfprio priority --help)\n"
 "  --set KEY=VALUE    a setting for \"after\": any Priority* key of\n"
 "                     slurm.conf or FairShareDampeningFactor (repeatable;\n"
 "                     a later one wins)\n"
@@ -55,7 +56,7 @@ static const char _usage[] =
 enum {
 	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
 	OPT_ASSOC_PRIO, OPT_NOW, OPT_RELEASE, OPT_SET, OPT_FLAGS, OPT_DAMP,
-	OPT_JSON,
+	OPT_JSON, OPT_SNAPSHOT,
 };
 
 /* Where a job stands on one side. */
@@ -570,6 +571,7 @@ int cmd_compare(int argc, char **argv)
 		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "damp", required_argument, NULL, OPT_DAMP },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -578,6 +580,8 @@ int cmd_compare(int argc, char **argv)
 	mf_prun_opts_t o[2] = { { .now = time(NULL) } };
 	GPtrArray *sets = g_ptr_array_new_with_free_func(_pair_free);
 	const char *release = NULL;
+	mf_snapdir_t snap = { 0 };
+	bool now_set = false;
 	int ch, rc = MF_EXIT_OK;
 
 	optind = 1;
@@ -590,7 +594,9 @@ int cmd_compare(int argc, char **argv)
 		case OPT_USAGE: o[0].usage = optarg; break;
 		case OPT_ASSOC_PRIO: o[0].assoc_prio = optarg; break;
 		case OPT_RELEASE: release = optarg; break;
+		case OPT_SNAPSHOT: o[0].snapshot = optarg; break;
 		case OPT_NOW:
+			now_set = true;
 			if (_parse_now(optarg, &o[0].now)) {
 				mf_cmd_error("--now '%s': not a number of "
 					     "seconds since the epoch", optarg);
@@ -621,6 +627,9 @@ int cmd_compare(int argc, char **argv)
 			rc = MF_EXIT_USAGE;
 		}
 	}
+	if (!rc && o[0].snapshot)
+		rc = mf_prun_from_snapshot(o[0].snapshot, &snap, &o[0],
+					   now_set);
 	if (rc) {
 		/* reported */
 	} else if (optind < argc) {
@@ -628,7 +637,8 @@ int cmd_compare(int argc, char **argv)
 		rc = MF_EXIT_USAGE;
 	} else if (!o[0].conf || !o[0].jobs) {
 		mf_cmd_error("compare: --conf FILE and --jobs FILE are "
-			     "required");
+			     "required%s", o[0].snapshot ? " (the snapshot "
+			     "lacks one)" : "");
 		fputs(_usage, stderr);
 		rc = MF_EXIT_USAGE;
 	} else if (o[0].usage && !o[0].assoc) {
@@ -641,6 +651,7 @@ int cmd_compare(int argc, char **argv)
 		rc = _compare(o, release);
 	}
 	g_ptr_array_unref(sets);
+	mf_snapdir_clear(&snap);
 	if (!rc && fflush(stdout))
 		rc = MF_EXIT_INPUT;
 	return rc;

@@ -923,6 +923,7 @@ int cmd_priority(int argc, char **argv)
 		}
 	}
 	rc = MF_EXIT_OK;
+	o.snapshot = snapshot;
 	if (snapshot)
 		rc = _from_snapshot(snapshot, &snap, &o, now_set);
 	if (rc) {
@@ -976,6 +977,12 @@ void mf_prun_clear(mf_prun_ctx_t *c)
 {
 	_ctx_clear(c);
 	memset(c, 0, sizeof(*c));
+}
+
+int mf_prun_from_snapshot(const char *dir, mf_snapdir_t *snap,
+			  mf_prun_opts_t *o, bool now_set)
+{
+	return _from_snapshot(dir, snap, o, now_set);
 }
 
 int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,

@@ -51,6 +51,7 @@ void mf_prun_json_settings(mf_json_t *j, const char *key,
 
 	mf_json_begin_object(j, key);
 	mf_json_begin_object(j, "inputs");
+	mf_json_string(j, "snapshot", o->snapshot);
 	mf_json_string(j, "conf", o->conf);
 	mf_json_string(j, "jobs", o->jobs);
 	mf_json_string(j, "qos", o->qos);

@@ -23,6 +23,7 @@
 #include "priority.h"
 #include "priority_conf.h"
 #include "slurm_conf.h"
+#include "snapshot_dir.h"
 
 /* One job, its inputs for the core and its rows (one per partition). */
 typedef struct {
@@ -42,6 +43,7 @@ typedef struct {
 } mf_prun_row_t;
 
 typedef struct {
+	const char *snapshot;        /* --snapshot DIR, for the settings */
 	const char *conf, *jobs, *qos, *assoc, *usage, *assoc_prio;
 	const char *explain;
 	bool parsable, noheader, json;
@@ -73,6 +75,15 @@ typedef struct {
  * way.
  */
 int mf_prun_run(mf_prun_ctx_t *c, const mf_prun_opts_t *o);
+
+/*
+ * Fill the inputs O lacks from the snapshot directory DIR (opened into
+ * *SNAP, which the paths then borrow from: mf_snapdir_clear() it after
+ * use), and O->now from its time unless NOW_SET.  Returns MF_EXIT_OK, or
+ * an exit status after printing the error.
+ */
+int mf_prun_from_snapshot(const char *dir, mf_snapdir_t *snap,
+			  mf_prun_opts_t *o, bool now_set);
 
 /* Free what C holds; a zeroed one is accepted. */
 void mf_prun_clear(mf_prun_ctx_t *c);

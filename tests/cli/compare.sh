@@ -24,7 +24,7 @@ same() {
 	else printf '%s\n' "$2" | diff - "$out" | sed 's/^/#   /'; bad "$1"; fi
 }
 
-TWO="--conf $C/slurm.conf --qos $C/qos.txt --jobs $C/jobs.txt --now 1700000000"
+TWO="--conf $C/slurm.conf --qos $C/qos --jobs $C/jobs --now 1700000000"
 
 # --- tests/data/compare: PriorityMaxAge 10 days, only age and QOS weigh.
 # Job 1 (alice, QOS normal 0 of 100) has waited 5 days: age 0.5; job 2
@@ -46,6 +46,22 @@ same "raising PriorityWeightAge swaps the two jobs" \
 USER|ACCOUNT|JOBS|BEST_BEFORE|BEST_AFTER|MOVE|MEAN_BEFORE|MEAN_AFTER|FS_BEFORE|FS_AFTER
 alice|a|1|2|1|+1|2.00|1.00|0.000000|0.000000
 bob|a|1|1|2|-1|1.00|2.00|0.000000|0.000000"
+# the same directory read as a `mfprio snapshot` one (its time file says
+# 1700000000): the same rows
+"$MFPRIO" compare --snapshot "$C" --set PriorityWeightAge=10000 -P -n >"$out" 2>"$err"
+same "--snapshot DIR: the same inputs, at the snapshot's time" \
+"1|alice|a|p|2|1|+1|500|5000|+4500
+2|bob|a|p|1|2|-1|2100|3000|+900
+
+alice|a|1|2|1|+1|2.00|1.00|0.000000|0.000000
+bob|a|1|1|2|-1|1.00|2.00|0.000000|0.000000"
+# --now still wins over the snapshot's time: one day later, job 1 has
+# waited 6 days (0.6) and job 2 two (0.2): before 600 and 200 + 2000 =
+# 2200, after 6000 and 2000 + 2000 = 4000
+"$MFPRIO" compare --snapshot "$C" --now 1700086400 --set PriorityWeightAge=10000 -P -n >"$out" 2>"$err"
+if grep -qxF "1|alice|a|p|2|1|+1|600|6000|+5400" "$out" &&
+	grep -qxF "2|bob|a|p|1|2|-1|2200|4000|+1800" "$out"
+then ok "--snapshot DIR --now: --now wins"; else bad "--snapshot DIR --now: --now wins"; fi
 
 # a smaller raise that does not swap them: age 2000: job 1 1000, job 2
 # 200 + 2000 = 2200: no move, both priorities change (+500, +100); the
@@ -125,7 +141,8 @@ assert doc["command"] == "compare"
 b, a = doc["settings"]["before"], doc["settings"]["after"]
 assert b["weights"]["age"] == 1000 and a["weights"]["age"] == 10000, (b, a)
 assert b["set"] == [] and a["set"] == [{"key": "PriorityWeightAge", "value": "10000"}]
-assert a["now"] == 1700000000 and a["inputs"]["jobs"].endswith("/compare/jobs.txt")
+assert a["now"] == 1700000000 and a["inputs"]["jobs"].endswith("/compare/jobs")
+assert a["inputs"]["snapshot"] is None
 assert doc["summary"] == {"jobs": 2, "moved": 2, "priority_changed": 2}, doc["summary"]
 j = doc["jobs"]
 assert [x["job_id"] for x in j] == [1, 2]
