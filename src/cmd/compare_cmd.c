@@ -20,6 +20,7 @@
 
 #include "cmd.h"
 #include "json_out.h"
+#include "priority_flags.h"
 #include "priority_run.h"
 
 static const char _usage[] =
@@ -106,6 +107,34 @@ static bool _decay_only(const char *key)
 	return !g_ascii_strcasecmp(key, "PriorityDecayHalfLife") ||
 	       !g_ascii_strcasecmp(key, "PriorityCalcPeriod") ||
 	       !g_ascii_strcasecmp(key, "PriorityUsageResetPeriod");
+}
+
+/* --flags and --damp are refused when bad, as fairshare's are (a --set
+ * value is taken as slurm.conf's: warned about).  Return 0 or -1. */
+static int _check_flags(const char *arg)
+{
+	uint32_t flags = 0;
+	mf_error_t e;
+
+	if (mf_priority_flags_parse(arg, &flags, &e)) {
+		mf_cmd_error("--flags: %s", e.text);
+		return -1;
+	}
+	return 0;
+}
+
+static int _check_damp(const char *arg)
+{
+	char *end;
+	long v;
+
+	if (!g_ascii_isdigit(*arg) || (v = strtol(arg, &end, 10), *end) ||
+	    v < 1 || v > 65535) {
+		mf_cmd_error("--damp '%s': not a whole number from 1 to "
+			     "65535", arg);
+		return -1;
+	}
+	return 0;
 }
 
 /* Add KEY=VALUE (ARG, or KEY and ARG) to SETS.  Returns 0, or -1 after
@@ -608,11 +637,13 @@ int cmd_compare(int argc, char **argv)
 				rc = MF_EXIT_USAGE;
 			break;
 		case OPT_FLAGS:
-			if (_add_set(sets, "PriorityFlags", optarg))
+			if (_check_flags(optarg) ||
+			    _add_set(sets, "PriorityFlags", optarg))
 				rc = MF_EXIT_USAGE;
 			break;
 		case OPT_DAMP:
-			if (_add_set(sets, "FairShareDampeningFactor", optarg))
+			if (_check_damp(optarg) ||
+			    _add_set(sets, "FairShareDampeningFactor", optarg))
 				rc = MF_EXIT_USAGE;
 			break;
 		case OPT_JSON: o[0].json = true; break;

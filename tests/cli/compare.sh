@@ -175,6 +175,15 @@ else bad "--set without '=': exit 2"; fi
 if [ $? -eq 0 ] && grep -q "warning: --set:1: PriorityWeightAge=lots" "$err"
 then ok "--set with a bad value: warned, as in slurm.conf"
 else bad "--set with a bad value: warned, as in slurm.conf"; fi
+# --flags and --damp are checked as fairshare checks them
+# shellcheck disable=SC2086
+"$MFPRIO" compare $TWO --flags NO_FAIR_TREE,BOGUS >"$out" 2>"$err"
+if [ $? -eq 2 ] && grep -q "^mfprio: --flags: .*BOGUS" "$err"; then ok "--flags with an unknown flag: exit 2"
+else bad "--flags with an unknown flag: exit 2"; fi
+# shellcheck disable=SC2086
+"$MFPRIO" compare $TWO --damp 0 >"$out" 2>"$err"
+if [ $? -eq 2 ] && grep -q "^mfprio: --damp '0'" "$err"; then ok "--damp 0: exit 2"
+else bad "--damp 0: exit 2"; fi
 "$MFPRIO" compare --conf "$C/slurm.conf" --jobs "$C/missing" >"$out" 2>"$err"
 if [ $? -eq 1 ] && grep -q "missing" "$err"; then ok "a missing input: exit 1, named"
 else bad "a missing input: exit 1, named"; fi
