@@ -194,7 +194,8 @@ int cmd_fairshare(int argc, char **argv)
 	if (json) {
 		char name[8];
 		mf_fs_json_settings_t s = {
-			.assoc = assoc, .usage = usage, .conf = conf,
+			.snapshot = snapshot, .assoc = assoc,
+			.usage = usage, .conf = conf,
 			.flags = flags, .fs = cfg,
 			.release = mf_release_name(rel.release, name),
 			.release_source = rel.source,

@@ -27,6 +27,7 @@ void mf_fairshare_json(FILE *out, const mf_tree_t *tree,
 	mf_json_string(&j, "command", "fairshare");
 	mf_json_begin_object(&j, "settings");
 	mf_json_begin_object(&j, "inputs");
+	mf_json_string(&j, "snapshot", s->snapshot);
 	mf_json_string(&j, "assoc", s->assoc);
 	mf_json_string(&j, "usage", s->usage);
 	mf_json_string(&j, "conf", s->conf);

@@ -22,6 +22,7 @@
 
 /* What the figures were computed with (paths may be NULL). */
 typedef struct {
+	const char *snapshot;        /* --snapshot DIR */
 	const char *assoc, *usage, *conf;
 	uint32_t flags;              /* MF_FLAG_* */
 	mf_fs_config_t fs;

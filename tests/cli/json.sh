@@ -182,6 +182,18 @@ want(s['inputs']['assoc'].endswith('/$v.assoc') and s['inputs']['conf'] is None,
 "
 	else bad "fairshare $v: --json runs"; fi
 done
+# a snapshot directory (tests/data/snapshot/example): the directory and
+# the files used (assoc_mgr's usage before sshare's) are in the settings
+X="$D/snapshot/example"
+"$MFPRIO" fairshare --snapshot "$X" >"$tab" 2>/dev/null
+if "$MFPRIO" fairshare --snapshot "$X" --json >"$out" 2>"$err"; then
+	check "fairshare --snapshot: --json rows are the table rows" "$FSROWS"
+	check "fairshare --snapshot: the directory and files in the settings" '
+i = doc["settings"]["inputs"]
+want(i["snapshot"].endswith("/snapshot/example"), "snapshot %r" % i["snapshot"])
+want(i["assoc"].endswith("/example/assoc") and i["usage"].endswith("/example/assoc-mgr"), "inputs %r" % i)
+'
+else bad "fairshare --snapshot --json runs"; fi
 # under Fair Tree root|root has no usage: LevelFS inf (sshare), null here
 "$MFPRIO" fairshare --assoc "$D/fairshare/live/fair_tree.assoc" \
 	--usage "$D/fairshare/live/fair_tree.usage" --json >"$out" 2>"$err"
