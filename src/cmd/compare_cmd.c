@@ -679,6 +679,7 @@ int cmd_compare(int argc, char **argv)
 	if (!rc) {
 		o[1] = o[0];
 		o[1].sets = sets;
+		o[1].quiet = true;
 		rc = _compare(o, release);
 	}
 	g_ptr_array_unref(sets);

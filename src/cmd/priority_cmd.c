@@ -73,9 +73,15 @@ typedef mf_prun_ctx_t _ctx_t;
 
 static void _warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* mf_prun_opts_t.quiet of the run under way */
+static bool _quiet;
+
 static void _warn(const char *fmt, ...)
 {
 	va_list ap;
+
+	if (_quiet)
+		return;
 
 	fputs("mfprio: warning: ", stderr);
 	va_start(ap, fmt);
@@ -142,8 +148,13 @@ static int _load(_ctx_t *c, const _opts_t *o)
 		mf_cmd_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
-	for (guint i = 0; i < c->pc->warnings->len; i++)
-		_warn("%s", (char *)c->pc->warnings->pdata[i]);
+	for (guint i = 0; i < c->pc->warnings->len; i++) {
+		const char *w = c->pc->warnings->pdata[i];
+
+		/* a bad --set value is warned about even when quiet */
+		if (!_quiet || g_str_has_prefix(w, "--set:"))
+			fprintf(stderr, "mfprio: warning: %s\n", w);
+	}
 	if (!c->pc->parts->len) {
 		mf_cmd_error("%s: no PartitionName line: jobs have nowhere to "
 			     "run", o->conf);
@@ -967,10 +978,11 @@ int mf_prun_run(mf_prun_ctx_t *c, const mf_prun_opts_t *o)
 {
 	int rc;
 
-	if ((rc = _load(c, o)) || (rc = _compute(c, o->now)))
-		return rc;
-	g_ptr_array_sort(c->rows, _by_job_id);
-	return MF_EXIT_OK;
+	_quiet = o->quiet;
+	if (!(rc = _load(c, o)) && !(rc = _compute(c, o->now)))
+		g_ptr_array_sort(c->rows, _by_job_id);
+	_quiet = false;
+	return rc;
 }
 
 void mf_prun_clear(mf_prun_ctx_t *c)

@@ -47,6 +47,9 @@ typedef struct {
 	const char *conf, *jobs, *qos, *assoc, *usage, *assoc_prio;
 	const char *explain;
 	bool parsable, noheader, json;
+	bool quiet;                  /* no warning but those about the sets
+				      * (compare's second run over the same
+				      * inputs: the first gave them) */
 	time_t now;
 	const GPtrArray *sets;       /* mf_conf_pair_t*: settings taken as if
 				      * written after the conf's last line

@@ -175,6 +175,11 @@ else bad "--set without '=': exit 2"; fi
 if [ $? -eq 0 ] && grep -q "warning: --set:1: PriorityWeightAge=lots" "$err"
 then ok "--set with a bad value: warned, as in slurm.conf"
 else bad "--set with a bad value: warned, as in slurm.conf"; fi
+# a warning about the inputs is given once, not once per side
+"$MFPRIO" compare --conf "$C/slurm.conf" --jobs "$C/jobs" --now 1700000000 \
+	--set PriorityWeightAge=10000 -P >"$out" 2>"$err"
+if [ "$(grep -c "PriorityWeightQOS is 2000 but no --qos file" "$err")" -eq 1 ]
+then ok "a warning about the inputs: once"; else bad "a warning about the inputs: once"; fi
 # --flags and --damp are checked as fairshare checks them
 # shellcheck disable=SC2086
 "$MFPRIO" compare $TWO --flags NO_FAIR_TREE,BOGUS >"$out" 2>"$err"
