@@ -265,6 +265,7 @@ static int _snapshot(const char *dir)
 	char *taken = NULL;
 	int count = 0, rc = -1;
 
+	taken = g_strdup_printf("%lld\n", (long long)time(NULL));
 	if (_make_dir(dir) || _run(config_argv, &config) ||
 	    _write(dir, MF_SNAP_CONFIG, config))
 		goto out;
@@ -276,7 +277,6 @@ static int _snapshot(const char *dir)
 		goto out;
 	}
 	where = g_strdup_printf("cluster=%s", cluster);
-	taken = g_strdup_printf("%lld\n", (long long)time(NULL));
 	{
 		const char *const assoc_argv[] = {
 			"sacctmgr", "-P", "-n", "show", "assoc", "where", where,

@@ -27,7 +27,9 @@
 #                  through upstream's plugin and ours on the same state;
 #                  from 24.11 with a job that asks for several QOS
 #   flags          the differential over weights and flags (22.05 only)
-#   (22.05 only)   the other test-*.sh and sprio-vs-mfprio.sh
+#   (22.05 only)   the other test-*.sh (among them test-snapshot.sh: mfprio
+#                  snapshot, then --snapshot against live sshare and sprio)
+#                  and sprio-vs-mfprio.sh
 # Live releases (22.05.8, 23.11.11, 24.11.7, 25.11.7, 26.05.3) run all
 # their checks; the others (23.02.8, 24.05.8, 25.05.8) build, load and one
 # differential (fair_tree).
@@ -139,7 +141,7 @@ for v in "${releases[@]}"; do
 	fi
 done
 # differentials and the long 22.05 ones first
-sort -s -k2,2 -t' ' "$tasks" | awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare/) ; print (long ? 0 : 1) "\t" $0 }' |
+sort -s -k2,2 -t' ' "$tasks" | awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|snapshot/) ; print (long ? 0 : 1) "\t" $0 }' |
 	sort -s -n -k1,1 | cut -f2- >"$tasks.sorted"
 mv "$tasks.sorted" "$tasks"
 ntasks=$(wc -l <"$tasks")
