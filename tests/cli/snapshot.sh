@@ -143,6 +143,69 @@ rm "$tmp/small/jobs"
 expect_fail "priority --snapshot without jobs" 2 "(the snapshot lacks one)" \
 	priority --snapshot "$tmp/small"
 
+# --- a snapshot of a live Slurm 22.05 cluster (tests/data/snapshot/
+# live-22.05, taken by tests/cluster/test-snapshot.sh: classic fair-share,
+# about 150 CPU-seconds of usage), and the sshare -a -l -P and sprio -l
+# read right after it, before the next priority calculation.  The bounds
+# are derived in test-snapshot.sh: N = 8 users, root RawUsage 149, so
+# e = 2 * 8 * 0.005 / (149 - 8 * 0.005) = 5.37e-4 for NormUsage and
+# EffectvUsage (+1e-6 for printing), ln2 * e / S * max(F, F') (+2e-6) for
+# FairShare, 1 + 8 * 0.005 for the whole part of RawUsage; sprio: FAIRSHARE within 10000 * 7.07e-4 + 1 = 8.07 (u4's
+# bound is the largest), AGE within 1000 * 1 s / 7 days + 1 (the snapshot
+# is 1 s after the calculation sprio shows), PRIORITY within their sum.
+# With sshare's whole-number usage instead, some figure must be out.
+L="$D/live-22.05"
+# fs_out LIVE MFPRIO: how many RawUsage, NormUsage, EffectvUsage,
+# FairShare figures are outside the bounds
+fs_out() {
+	awk -F'|' -v e=5.37057e-4 '
+	NR == FNR { for (i = 1; i <= 9; i++) a[FNR, i] = $i; next }
+	FNR > 1 {
+		for (i = 5; i <= 8; i++) {
+			x = a[FNR, i] - $i; if (x < 0) x = -x
+			if (i == 5) tol = 1.04
+			else if (i < 8) tol = e + 1e-6
+			else tol = (a[FNR, 4] > 0 ? log(2) * e / a[FNR, 4] * \
+				(a[FNR, 8] > $8 ? a[FNR, 8] : $8) : 0) + 2e-6
+			if (x > tol) out++
+		}
+	}
+	END { print out + 0 }' "$1" "$2"
+}
+if "$MFPRIO" fairshare --snapshot "$L" >"$out" 2>"$err" &&
+	[ "$(cut -d'|' -f1-4,9 "$out")" = "$(cut -d'|' -f1-4,9 "$L/live.sshare")" ] &&
+	[ "$(fs_out "$L/live.sshare" "$out")" = 0 ]; then
+	ok "live 22.05 snapshot: fairshare within the two-decimal bounds of sshare"
+else bad "live 22.05 snapshot: fairshare within the two-decimal bounds of sshare"; fi
+"$MFPRIO" fairshare --snapshot "$L" --usage "$L/usage" >"$out" 2>"$err"
+n=$(fs_out "$L/live.sshare" "$out")
+if [ "$n" -gt 0 ]; then ok "live 22.05 snapshot: sshare's whole numbers are off more ($n figures)"
+else bad "live 22.05 snapshot: sshare's whole numbers are off more"; fi
+# sprio_out LIVE MFPRIO: how many sprio -l fields are outside the bounds
+sprio_out() {
+	awk -v b4=8.07351 -v b6=1.00165 -v b8=8.07186 '
+	NR == FNR { line[FNR] = $0; next }
+	{
+		n = split(line[FNR], a, " "); m = split($0, f, " ")
+		if (n != m) { out++; next }
+		for (i = 1; i <= n; i++) {
+			if (a[i] == f[i]) continue
+			x = a[i] - f[i]; if (x < 0) x = -x
+			if (!((i == 4 && x <= b4) || (i == 6 && x <= b6) || (i == 8 && x <= b8)))
+				out++
+		}
+	}
+	END { if (NR - FNR != FNR) out++; print out + 0 }' "$1" "$2"
+}
+if "$MFPRIO" priority --snapshot "$L" >"$out" 2>"$err" &&
+	[ "$(wc -l <"$out")" -eq 9 ] && [ "$(sprio_out "$L/live.sprio" "$out")" = 0 ]; then
+	ok "live 22.05 snapshot: priority within the two-decimal bounds of sprio -l"
+else bad "live 22.05 snapshot: priority within the two-decimal bounds of sprio -l"; fi
+"$MFPRIO" priority --snapshot "$L" --usage "$L/usage" >"$out" 2>"$err"
+n=$(sprio_out "$L/live.sprio" "$out")
+if [ "$n" -gt 0 ]; then ok "live 22.05 snapshot: priority off more with whole numbers ($n fields)"
+else bad "live 22.05 snapshot: priority off more with whole numbers"; fi
+
 # --- snapshot directories that are not
 expect_fail "--snapshot: not a directory" 1 "$EX/time: not a directory" \
 	fairshare --snapshot "$EX/time"

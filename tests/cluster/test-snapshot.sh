@@ -45,6 +45,9 @@
 # (it decays usage and recomputes every factor): the calculation stamp is
 # read before and after, and the whole is taken again if it moved.
 #
+# MFPRIO_SAVE_FIXTURE=DIR: on success, copy the snapshot and the live
+# tables there (tests/data/snapshot/live-22.05 came so).
+#
 # Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh on the
 # instance and Slurm release of MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
 # (instance.sh); 22.05 is what it was written against.
@@ -73,6 +76,7 @@ finish() { say "files in $out"; echo "$pass passed, $fail failed"; [[ $fail -eq 
 exec 9>"$CLUSTER_LOCK"
 flock 9
 
+# shellcheck disable=SC2317  # run by the trap
 cleanup() {
 	if [[ ${#ids[@]} -gt 0 ]]; then
 		scancel "${ids[@]}" 2>/dev/null || true
@@ -87,10 +91,11 @@ trap cleanup EXIT
 	cat "$here/priority-default.conf"
 	echo "PriorityFlags=NO_FAIR_TREE"
 } >"$out/priority.conf"
-grep -q "^PriorityWeightFairshare=$W_FS$" "$out/priority.conf" &&
-	grep -q "^PriorityWeightAge=$W_AGE$" "$out/priority.conf" &&
-	grep -q "^PriorityMaxAge=7-0$" "$out/priority.conf" ||
-	{ bad "priority-default.conf changed: update W_FS, W_AGE, MAX_AGE"; finish; }
+if ! grep -q "^PriorityWeightFairshare=$W_FS$" "$out/priority.conf" ||
+	! grep -q "^PriorityWeightAge=$W_AGE$" "$out/priority.conf" ||
+	! grep -q "^PriorityMaxAge=7-0$" "$out/priority.conf"; then
+	bad "priority-default.conf changed: update W_FS, W_AGE, MAX_AGE"; finish
+fi
 
 unset MFPRIO_PLUGIN_DIR          # upstream's plugin: this checks mfprio
 export MFPRIO_PRIORITY_CONF=$out/priority.conf
@@ -162,13 +167,18 @@ say "snapshot at $taken, $dt s after the calculation sprio shows"
 for f in slurm.conf slurm-version time jobs qos assoc assoc-prio usage assoc-mgr config; do
 	[[ -s $snap/$f ]] || bad "snapshot: no $f"
 done
-grep -q '^Include include-1-priority.conf ' "$snap/slurm.conf" &&
-	cmp -s "$snap/include-1-priority.conf" "$DIR/etc/priority.conf" &&
-	ok "slurm.conf's Include copied and pointed at the copy" ||
+if grep -q '^Include include-1-priority.conf ' "$snap/slurm.conf" &&
+	cmp -s "$snap/include-1-priority.conf" "$DIR/etc/priority.conf"; then
+	ok "slurm.conf's Include copied and pointed at the copy"
+else
 	bad "slurm.conf's Include not copied"
-[[ $(cat "$snap/slurm-version") == "$(scontrol --version)" ]] &&
-	ok "slurm-version" || bad "slurm-version: $(cat "$snap/slurm-version")"
-((dt >= 0 && dt < 90)) && ok "time: $taken" || bad "time $taken, calculation $before"
+fi
+if [[ $(cat "$snap/slurm-version") == "$(scontrol --version)" ]]; then
+	ok "slurm-version"
+else
+	bad "slurm-version: $(cat "$snap/slurm-version")"
+fi
+if ((dt >= 0 && dt < 90)); then ok "time: $taken"; else bad "time $taken, calculation $before"; fi
 
 # ---------------------------------------------------------------- fairshare
 "$MFPRIO" fairshare --snapshot "$snap" >"$out/mfprio.sshare" 2>"$out/fs.err" ||
@@ -276,5 +286,14 @@ fi
 python3 "$here/compare-tables.py" "priority, whole-number usage" "$out/live.sprio" \
 	"$out/whole.sprio" "FAIRSHARE=$t_fs" "AGE=$t_age" "PRIORITY=$t_prio" |
 	tail -n 1 | sed 's/differences/outside the two-decimal bounds/'
+
+# MFPRIO_SAVE_FIXTURE=DIR keeps the snapshot and the live tables for
+# tests/cli/snapshot.sh (tests/data/snapshot/live-22.05)
+if [[ -n ${MFPRIO_SAVE_FIXTURE:-} && $fail -eq 0 ]]; then
+	mkdir -p "$MFPRIO_SAVE_FIXTURE"
+	(cd "$snap" && cp slurm.conf include-* slurm-version time jobs qos assoc \
+		assoc-prio usage assoc-mgr "$MFPRIO_SAVE_FIXTURE/")
+	cp "$out/live.sshare" "$out/live.sprio" "$MFPRIO_SAVE_FIXTURE/"
+fi
 
 finish
