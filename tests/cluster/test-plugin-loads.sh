@@ -105,6 +105,61 @@ start_ctld old
 check "slurmctld starts with an empty state file and a good .old" ctld_alive
 check "the .old copy is used" log_has "$m" "mfprio: using the previous state file $f.old"
 
+# times in the future (a clock set back, or garbage): taken as now, said so,
+# and the next pass runs and writes sane times
+sleep 61
+t=$(date +%s)
+wait_tick "$t" >/dev/null
+stop_ctld
+rm -f "$f.old"
+future=$(($(date +%s) + 10 * 365 * 86400))
+# be64 N: N as 8 bytes, big-endian (pack_time's format)
+be64() {
+	local i s=""
+	for ((i = 56; i >= 0; i -= 8)); do s+=$(printf '\\x%02x' $((($1 >> i) & 255))); done
+	printf '%b' "$s"
+}
+{ be64 "$future"; be64 "$future"; } >"$f"
+chown slurm: "$f"
+t=$(date +%s)
+m=$(log_mark)
+start_ctld future
+check "slurmctld starts with times in the future" ctld_alive
+check "a last decay time in the future is reported and taken as now" \
+	log_has "$m" "mfprio: state file $f: last decay time $future is [0-9]+ s in the future; taken as now"
+check "a last reset time in the future is reported and taken as now" \
+	log_has "$m" "mfprio: state file $f: last usage reset time $future is [0-9]+ s in the future"
+wait_tick "$t" >/dev/null
+read -r ran reset < <(od -An -t x1 "$f" | tr -d ' \n' | sed -E 's/^(.{16})(.{16}).*/\1 \2/')
+now=$(date +%s)
+check "the next pass writes a recent last decay time ($((16#$ran)) vs $now)" \
+	test $((now - 16#$ran)) -ge 0 -a $((now - 16#$ran)) -lt 180
+check "and no reset time in the future ($((16#$reset)) vs $now)" test $((16#$reset)) -le "$now"
+
+# garbage: 16 bytes that are no plausible times
+stop_ctld
+printf '\xff\xff\xff\xff\xff\xff\xff\xf0\x00\x00\x00\x00\x00\x00\x00\x07' >"$f"
+chown slurm: "$f"
+m=$(log_mark)
+start_ctld garbage
+check "slurmctld starts with a garbage state file" ctld_alive
+check "a garbage last decay time is reported and taken as now" \
+	log_has "$m" "mfprio: state file $f: last decay time -?[0-9]+ is not a plausible time; taken as now"
+
+# mfprio_charged_jobs with a bad line in the middle: the lines after it
+# are kept (two jobs), the bad one named by file and line
+stop_ctld
+cj=$STATE/mfprio_charged_jobs
+now=$(date +%s)
+printf '%s %s\nnot a job line\n%s %s\n' 900001 "$now" 900002 "$now" >"$cj"
+chown slurm: "$cj"
+m=$(log_mark)
+start_ctld charged
+check "slurmctld starts with a malformed $cj" ctld_alive
+check "the bad line is named" log_has "$m" "mfprio: $cj:2: not \"JOBID ENDTIME\": line skipped"
+check "the lines around it are kept" \
+	log_has "$m" "mfprio: $cj: 2 jobs that ended since the last decay pass were charged already"
+
 # it still schedules
 id=$(sbatch --parsable -n 1 -D /tmp -o /dev/null --wrap 'sleep 1' 2>"$out/sbatch.err")
 end=$((SECONDS + 60))

@@ -14,6 +14,8 @@
 #      after the last decay pass (a 20 s job between two passes charges
 #      nothing); mfprio charges finished jobs at the next pass, so nothing
 #      is lost.  The same job under upstream's plugin shows the difference.
+#   3. the same with a job that ends, is requeued and ends again between two
+#      passes: both runs are charged.
 #
 # The cluster and Slurm release: MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
 # (instance.sh); slurmctld is restarted from that release's sbin, with its
@@ -105,6 +107,52 @@ check "no limits: our plugin charged $got for a ${SECS}s job (expected ~$expect)
 	within "$got" "$expect" 10
 acct_got=$(($(raw_usage e) - 0))
 check "no limits: its account e holds it too ($acct_got)" within "$acct_got" "$expect" 10
+
+# 3. without limits, a job that ends, is requeued and ends again before
+#    the next decay pass, with MinJobAge short enough that a sweep between
+#    passes charges each end before slurmctld could purge the job: both
+#    runs are charged (each run's EndTime - StartTime x CPUs x UF)
+sed -i '/^MinJobAge=/d' "$SLURM_CONF"
+echo "MinJobAge=30" >>"$SLURM_CONF"
+start_ctld_enforce associations || { echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+RQ=8
+before=$(raw_usage z u7)
+wait_tick "$(date +%s)"
+t_rq=$SECONDS
+rq=$(sbatch --parsable --requeue --uid=u7 -A z -n "$CPUS" --qos=uf -D /tmp -o /dev/null \
+	--wrap "sleep $RQ")
+# run_state ID: the job's state in slurmctld
+run_state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z]*' | cut -d= -f2; }
+# run_secs ID: its last run's EndTime - StartTime, as slurmctld has them
+# (sacct gives a requeued run the requeue time as its end)
+run_secs() {
+	local s e
+	s=$(scontrol -o show job "$1" | grep -o ' StartTime=[^ ]*' | cut -d= -f2)
+	e=$(scontrol -o show job "$1" | grep -o ' EndTime=[^ ]*' | cut -d= -f2)
+	echo $(($(date -d "$e" +%s) - $(date -d "$s" +%s)))
+}
+end=$((SECONDS + 60))
+until [[ $(run_state "$rq") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
+secs=$(run_secs "$rq")
+# a sweep (every MinJobAge/2 = 15 s) charges the first end
+sleep 17
+scontrol requeue "$rq" >/dev/null 2>&1
+# a requeued job waits for its launch credential to expire; start it now
+scontrol update jobid="$rq" StartTime=now >/dev/null 2>&1
+end=$((SECONDS + 60))
+until [[ $(run_state "$rq") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
+until [[ $(run_state "$rq") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
+secs=$((secs + $(run_secs "$rq")))
+say "requeued job $rq ended twice in $((SECONDS - t_rq)) s"
+wait_tick "$(date +%s)"
+after=$(raw_usage z u7)
+got=$((after - before))
+runs=$(sacct -n -P -X --duplicates -j "$rq" -o ElapsedRaw 2>/dev/null | grep -c '^[0-9]')
+rq_expect=$((CPUS * secs * UF))
+check "no limits, requeued: sacct has both runs of job $rq ($runs)" test "$runs" -eq 2
+check "no limits, requeued: both runs charged: $got for $secs s of runs (expected ~$rq_expect)" \
+	within "$got" "$rq_expect" 15
+sed -i '/^MinJobAge=/d' "$SLURM_CONF"
 
 use_plugin upstream
 start_ctld_enforce associations || { echo "$pass passed, $((fail + 1)) failed"; exit 1; }

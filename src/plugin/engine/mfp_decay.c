@@ -391,7 +391,10 @@ static int _charge_finished(void *x, void *arg)
 		return 0;
 	if (!IS_JOB_FINISHED(job_ptr) && !IS_JOB_COMPLETING(job_ptr))
 		return 0;
-	if (g_hash_table_contains(_swept, key))
+	/* charged already for this very end; a requeued job that ended
+	 * again has another end time and its new run is charged */
+	if (g_hash_table_lookup(_swept, key) ==
+	    GSIZE_TO_POINTER(job_ptr->end_time))
 		return 0;
 	_charge(job_ptr, _last_ran, job_ptr->end_time, true, false);
 	g_hash_table_insert(_swept, key, GSIZE_TO_POINTER(job_ptr->end_time));
@@ -410,6 +413,7 @@ static void _sweep(void)
 				   .tres = READ_LOCK };
 
 	int charged = 0;
+	GArray *record = NULL;
 
 	if (_limits() || !_last_ran)
 		return;
@@ -417,10 +421,13 @@ static void _sweep(void)
 	assoc_mgr_lock(&locks);
 	list_for_each(job_list, _charge_finished, &charged);
 	assoc_mgr_unlock(&locks);
-	/* remembered across a restart until the next pass */
 	if (charged)
-		(void) mfp_charged_write(_swept);
+		record = mfp_charged_copy(_swept);
 	unlock_slurmctld(job_write_lock);
+	/* remembered across a restart until the next pass; written with no
+	 * slurmctld lock held (the disk may be slow) */
+	if (record)
+		(void) mfp_charged_write(record);
 }
 
 void mfp_fairshare_recompute(void)
@@ -447,6 +454,7 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 	mf_reset_period_t rp = _mf_reset(*reset_period);
+	bool forget;
 
 	/* 1. reset */
 	if (rp == MF_RESET_NOW) {
@@ -480,11 +488,11 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 	list_for_each(job_list, _charge_running, &now);
 	assoc_mgr_unlock(&locks);
 	_last_ran = now;
-	if (g_hash_table_size(_swept)) {
-		g_hash_table_remove_all(_swept);
-		(void) mfp_charged_write(_swept);
-	}
+	forget = g_hash_table_size(_swept) > 0;
+	g_hash_table_remove_all(_swept);
 	unlock_slurmctld(job_write_lock);
+	if (forget)
+		(void) mfp_charged_write(NULL);
 
 	/* 4. fair-share */
 	mfp_fairshare_recompute();

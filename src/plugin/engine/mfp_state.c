@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,6 +13,13 @@
 #define STATE_NAME "priority_last_decay_ran"
 /* two pack_time() values */
 #define STATE_BYTES 16
+/* A time read from the file is believed when it is 0 (never) or between
+ * these: none is older than 2001-09-09, and a clock may lag a little. */
+#define STATE_EARLIEST ((time_t) 1000000000)
+#define STATE_SKEW 300
+
+static void _sanitize(const char *path, const char *what, time_t *t,
+		      time_t now);
 
 static char *_path(const char *suffix);
 static int _read_file(const char *path, time_t *last_ran,
@@ -67,7 +76,38 @@ static int _read_file(const char *path, time_t *last_ran,
 		rc = -1;
 	}
 	free_buf(buf);
+	if (rc > 0) {
+		time_t now = time(NULL);
+
+		_sanitize(path, "last decay", last_ran, now);
+		_sanitize(path, "last usage reset", last_reset, now);
+	}
 	return rc;
+}
+
+/*
+ * A time in the future (a clock set back, or garbage) or before any Slurm
+ * is taken as NOW, and said so: decay is then not caught up and running
+ * jobs are charged from NOW (never twice for time already charged), and a
+ * usage reset comes at the next boundary after NOW (not at once, not
+ * never).
+ */
+static void _sanitize(const char *path, const char *what, time_t *t,
+		      time_t now)
+{
+	if (!*t)
+		return;
+	if (*t > now + STATE_SKEW)
+		error("mfprio: state file %s: %s time %ld is %ld s in the "
+		      "future; taken as now (%ld)", path, what, (long) *t,
+		      (long) (*t - now), (long) now);
+	else if (*t < STATE_EARLIEST)
+		error("mfprio: state file %s: %s time %ld is not a plausible "
+		      "time; taken as now (%ld)", path, what, (long) *t,
+		      (long) now);
+	else
+		return;
+	*t = now;
 }
 
 void mfp_state_read(time_t *last_ran, time_t *last_reset)
@@ -172,31 +212,51 @@ int mfp_state_write(time_t last_ran, time_t last_reset)
 
 #define CHARGED_NAME "mfprio_charged_jobs"
 
-int mfp_charged_write(GHashTable *charged)
+GArray *mfp_charged_copy(GHashTable *charged)
 {
-	char *path, *new;
+	GArray *record = g_array_sized_new(FALSE, FALSE, sizeof(mfp_charged_t),
+					   g_hash_table_size(charged));
 	GHashTableIter it;
 	gpointer k, v;
+
+	g_hash_table_iter_init(&it, charged);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		mfp_charged_t c = { .job_id = GPOINTER_TO_UINT(k),
+				    .end = (time_t) GPOINTER_TO_SIZE(v) };
+
+		g_array_append_val(record, c);
+	}
+	return record;
+}
+
+int mfp_charged_write(GArray *record)
+{
+	char *path, *new;
 	FILE *f;
 	int rc = 0;
 
 	path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
 			      CHARGED_NAME);
-	if (!g_hash_table_size(charged)) {
+	mfa_state_files_lock();
+	if (!record || !record->len) {
 		(void) unlink(path);
+		mfa_state_files_unlock();
 		xfree(path);
+		if (record)
+			g_array_free(record, TRUE);
 		return 0;
 	}
 	new = xstrdup_printf("%s.new", path);
-	mfa_state_files_lock();
 	if (!(f = fopen(new, "w"))) {
 		error("mfprio: cannot create %s: %m", new);
 		rc = -1;
 	} else {
-		g_hash_table_iter_init(&it, charged);
-		while (g_hash_table_iter_next(&it, &k, &v))
-			fprintf(f, "%u %ld\n", GPOINTER_TO_UINT(k),
-				(long) GPOINTER_TO_SIZE(v));
+		for (guint i = 0; i < record->len; i++) {
+			mfp_charged_t *c = &g_array_index(record,
+							  mfp_charged_t, i);
+
+			fprintf(f, "%u %ld\n", c->job_id, (long) c->end);
+		}
 		if (fflush(f) || fsync(fileno(f)) < 0) {
 			error("mfprio: cannot write %s: %m", new);
 			rc = -1;
@@ -215,30 +275,82 @@ int mfp_charged_write(GHashTable *charged)
 	mfa_state_files_unlock();
 	xfree(path);
 	xfree(new);
+	g_array_free(record, TRUE);
 	return rc;
+}
+
+/* One line "ID END" of the charged-jobs file: 0 when well formed. */
+static int _charged_line(const char *line, uint32_t *id, time_t *end)
+{
+	char *p;
+	unsigned long long v;
+	long long e;
+
+	errno = 0;
+	if (!g_ascii_isdigit(*line))
+		return -1;
+	v = strtoull(line, &p, 10);
+	if (errno || p == line || v == 0 || v > UINT32_MAX || *p != ' ')
+		return -1;
+	line = p + 1;
+	if (!g_ascii_isdigit(*line))
+		return -1;
+	e = strtoll(line, &p, 10);
+	if (errno || p == line || e <= 0)
+		return -1;
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	if (*p)
+		return -1;
+	*id = (uint32_t) v;
+	*end = (time_t) e;
+	return 0;
 }
 
 void mfp_charged_read(GHashTable *charged, time_t last_ran)
 {
 	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
 				    CHARGED_NAME);
-	unsigned int id;
-	long end;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, bad = 0;
+	guint kept = 0;
 	FILE *f;
-	int n;
 
 	mfa_state_files_lock();
 	if ((f = fopen(path, "r"))) {
-		while ((n = fscanf(f, "%u %ld", &id, &end)) == 2) {
-			if (end > last_ran)
+		while ((len = getline(&line, &cap, f)) >= 0) {
+			uint32_t id;
+			time_t end;
+
+			lineno++;
+			if (len == 0 || (len == 1 && line[0] == '\n'))
+				continue;
+			if ((size_t) len != strlen(line) ||
+			    _charged_line(line, &id, &end)) {
+				if (bad++ < 5)
+					error("mfprio: %s:%d: not \"JOBID "
+					      "ENDTIME\": line skipped, the "
+					      "others are kept", path, lineno);
+				continue;
+			}
+			if (end > last_ran) {
 				g_hash_table_insert(charged,
 						    GUINT_TO_POINTER(id),
 						    GSIZE_TO_POINTER(end));
+				kept++;
+			}
 		}
-		if (n != EOF)
-			error("mfprio: %s is malformed; ignoring the rest "
-			      "of it", path);
+		if (bad > 5)
+			error("mfprio: %s: %d bad lines in all", path, bad);
+		info("mfprio: %s: %u jobs that ended since the last decay "
+		     "pass were charged already", path, kept);
 		fclose(f);
+		free(line);
+	} else if (errno != ENOENT) {
+		error("mfprio: cannot read %s: %m; jobs that ended since the "
+		      "last decay pass may be charged again", path);
 	}
 	mfa_state_files_unlock();
 	xfree(path);

@@ -17,6 +17,7 @@
 #ifndef MFPRIO_PLUGIN_MFP_STATE_H
 #define MFPRIO_PLUGIN_MFP_STATE_H
 
+#include <stdint.h>
 #include <time.h>
 #include <glib.h>
 
@@ -27,14 +28,26 @@ void mfp_state_read(time_t *last_ran, time_t *last_reset);
 int mfp_state_write(time_t last_ran, time_t last_reset);
 
 /*
- * StateSaveLocation/mfprio_charged_jobs (mfprio's own, text): the jobs
- * charged since the last decay pass because they ended (job id -> end
- * time), so that a restart before the next pass does not charge them twice.
- * mfp_charged_write() replaces the file with the contents of CHARGED
- * (removes it when empty); mfp_charged_read() adds to CHARGED the entries
- * that ended after LAST_RAN.  A bad file is logged and ignored.
+ * StateSaveLocation/mfprio_charged_jobs (mfprio's own, text, a line "ID END"
+ * per job): the jobs charged since the last decay pass because they ended
+ * (job id -> end time), so that a restart before the next pass does not
+ * charge them twice.
+ *
+ * mfp_charged_copy() copies CHARGED into a new array of mfp_charged_t (the
+ * caller holds whatever guards CHARGED; cheap, no I/O);
+ * mfp_charged_write() replaces the file with RECORD and frees it (NULL or
+ * empty: removes the file); call it with no slurmctld lock held.
+ * mfp_charged_read() adds to CHARGED the entries that ended after LAST_RAN;
+ * a bad line is logged with the file and line number and skipped, and the
+ * lines after it are still read.
  */
-int mfp_charged_write(GHashTable *charged);
+typedef struct {
+	uint32_t job_id;
+	time_t end;
+} mfp_charged_t;
+
+GArray *mfp_charged_copy(GHashTable *charged);
+int mfp_charged_write(GArray *record);
 void mfp_charged_read(GHashTable *charged, time_t last_ran);
 
 #endif
