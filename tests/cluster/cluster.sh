@@ -144,7 +144,7 @@ pid_is() {
 	local exe=$1 pid=$2 real
 	[[ $pid =~ ^[0-9]+$ ]] || return 1
 	real=$(readlink -f "$exe") || return 1
-	[[ $(readlink "/proc/$pid/exe" 2>/dev/null) == "$real" ]]
+	[[ $(readlink "/proc/$pid/exe" 2>/dev/null) == "$real" ]] && same_root "$pid"
 }
 
 # pidfile_pid FILE: the pid in FILE, or nothing.
@@ -167,15 +167,23 @@ conf_of() {
 	tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^SLURM_CONF=//p' | head -n 1
 }
 
+# same_root PID: PID sees the same root directory as we do (a daemon of a
+# chroot on this machine may carry the same SLURM_CONF path: not ours).
+my_root=$(stat -L -c %d:%i / 2>/dev/null)
+same_root() {
+	[[ $(stat -L -c %d:%i "/proc/$1/root" 2>/dev/null) == "$my_root" ]]
+}
+
 # our_daemon_pids NAME: pids running a binary called NAME (of any release:
 # an earlier start may have run another one in this directory) whose
 # environment carries our SLURM_CONF, i.e. daemons of this cluster even if
-# their pid file is gone.
+# their pid file is gone; only those under our root directory.
 our_daemon_pids() {
 	local name=$1 p pid
 	for p in /proc/[0-9]*; do
 		pid=${p#/proc/}
 		[[ $(exe_name "$pid") == "$name" ]] || continue
+		same_root "$pid" || continue
 		[[ $(conf_of "$pid") == "$SLURM_CONF" ]] && echo "$pid"
 	done
 	return 0
@@ -229,7 +237,10 @@ stop_slurm_daemon() {
 	local name=$1 pidfile=$2 exe=$SLURM_SBIN/$1 pid
 	local -a pids=()
 	pid=$(pidfile_pid "$pidfile")
-	if [[ -n $pid ]] && pid_is "$exe" "$pid"; then
+	# a stale pid file's pid may now be another cluster's daemon of the
+	# same binary (pids wrap at 32768): ours only if it has our SLURM_CONF
+	if [[ -n $pid ]] && pid_is "$exe" "$pid" && same_root "$pid" &&
+		[[ $(conf_of "$pid") == "$SLURM_CONF" ]]; then
 		pids+=("$pid")
 	fi
 	while read -r pid; do

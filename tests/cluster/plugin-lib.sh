@@ -91,8 +91,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# ctld_pid: this cluster's slurmctld (the pid file's pid, if that process
+# carries our SLURM_CONF: a stale file's pid may be reused by another's)
 ctld_pid() {
-	head -n 1 "$DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'
+	local pid
+	pid=$(head -n 1 "$DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9')
+	[[ -n $pid ]] || return 0
+	tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$SLURM_CONF" &&
+		echo "$pid"
+	return 0
 }
 
 ctld_alive() {
