@@ -197,13 +197,13 @@ void mfp_initial_priorities(void)
 {
 	slurmctld_lock_t job_write_lock = {
 		.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
-	time_t now = time(NULL);
+	mfp_pass_t pass = { .now = time(NULL) };
 
 	if (!_controller || mfp_conf.calc_fairshare)
 		return;
 	lock_slurmctld(job_write_lock);
 	if (job_list)
-		list_for_each(job_list, mfp_job_reprioritize, &now);
+		list_for_each(job_list, mfp_job_reprioritize, &pass);
 	unlock_slurmctld(job_write_lock);
 }
 
@@ -258,7 +258,7 @@ void mfp_reconfig(bool assoc_clear)
 	if (assoc_clear)
 		mfp_init_grp_used_tres_run_secs(mfp_last_ran());
 	if (mfp_conf.calc_fairshare)
-		mfp_fairshare_recompute();
+		(void) mfp_fairshare_recompute();
 	mfa_site_factor_reconfig();
 	debug2("mfprio: reconfigured");
 }

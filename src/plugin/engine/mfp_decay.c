@@ -28,6 +28,7 @@
 
 #include "mfp_internal.h"
 #include "mfp_state.h"
+#include "mfp_stats.h"
 #include "mfp_tree.h"
 
 #include "src/core/decay.h"
@@ -430,19 +431,23 @@ static void _sweep(void)
 		(void) mfp_charged_write(record);
 }
 
-void mfp_fairshare_recompute(void)
+double mfp_fairshare_recompute(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	mf_fs_config_t cfg;
 	mf_error_t fs_err;
+	double t;
 
 	slurm_mutex_lock(&mfp_conf_mutex);
 	cfg = mfp_conf.fs;
 	slurm_mutex_unlock(&mfp_conf_mutex);
 	assoc_mgr_lock(&locks);
+	t = mfp_stats_clock(0);
 	if (mfp_tree_recompute(&cfg, &fs_err) < 0)
 		error("mfprio: fair-share not recomputed: %s", fs_err.text);
+	t = mfp_stats_clock(0) - t;
 	assoc_mgr_unlock(&locks);
+	return t;
 }
 
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
@@ -455,6 +460,9 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 				   .tres = READ_LOCK };
 	mf_reset_period_t rp = _mf_reset(*reset_period);
 	bool forget;
+	mfp_cycle_t cycle = { .start = now };
+	mfp_pass_t pass = { .now = now };
+	double wall0 = mfp_stats_clock(0), cpu0 = mfp_stats_clock(1), t;
 
 	/* 1. reset */
 	if (rp == MF_RESET_NOW) {
@@ -483,6 +491,7 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 
 	/* 3. new usage */
 	lock_slurmctld(job_write_lock);
+	t = mfp_stats_clock(0);
 	site_factor_g_update();
 	assoc_mgr_lock(&locks);
 	list_for_each(job_list, _charge_running, &now);
@@ -490,20 +499,31 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 	_last_ran = now;
 	forget = g_hash_table_size(_swept) > 0;
 	g_hash_table_remove_all(_swept);
+	cycle.lock_charge_ms = mfp_stats_clock(0) - t;
 	unlock_slurmctld(job_write_lock);
 	if (forget)
 		(void) mfp_charged_write(NULL);
 
 	/* 4. fair-share */
-	mfp_fairshare_recompute();
+	cycle.assoc_ms = mfp_fairshare_recompute();
 
 	/* 5. priorities */
 	lock_slurmctld(job_write_lock);
-	list_for_each(job_list, mfp_job_reprioritize, &now);
+	t = mfp_stats_clock(0);
+	cycle.jobs_total = list_count(job_list);
+	list_for_each(job_list, mfp_job_reprioritize, &pass);
+	cycle.lock_prio_ms = mfp_stats_clock(0) - t;
 	unlock_slurmctld(job_write_lock);
 
 	/* 6. state */
 	(void) mfp_state_write(now, *last_reset);
+
+	cycle.jobs_recomputed = pass.recomputed;
+	cycle.jobs_changed = pass.changed;
+	cycle.jobs_skipped = pass.skipped;
+	cycle.cpu_ms = mfp_stats_clock(1) - cpu0;
+	cycle.wall_ms = mfp_stats_clock(0) - wall0;
+	mfp_stats_cycle_done(&cycle);
 }
 
 /* Seconds between sweeps: often enough that MinJobAge cannot purge a job

@@ -78,8 +78,9 @@ void mfp_charge_job_end(job_record_t *job_ptr);
  * LAST_RAN (after slurmctld re-adds whole time limits). */
 void mfp_init_grp_used_tres_run_secs(time_t last_ran);
 
-/* Recompute fair-share now (assoc WRITE lock taken inside). */
-void mfp_fairshare_recompute(void);
+/* Recompute fair-share now (assoc WRITE lock taken inside).  Returns how
+ * long it held that lock, in milliseconds. */
+double mfp_fairshare_recompute(void);
 
 /* --- mfp_jobs.c: job priorities and the sprio list --- */
 
@@ -87,8 +88,18 @@ void mfp_fairshare_recompute(void);
  * updated (job write lock held by the caller). */
 uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now);
 
-/* Re-prioritise JOB in the decay pass (list_for_each callback). */
-int mfp_job_reprioritize(void *job, void *now_ptr);
+/* A pass over the job list setting priorities: its time, and what it did
+ * (for mfp_stats). */
+typedef struct {
+	time_t now;
+	uint32_t recomputed;     /* priorities computed */
+	uint32_t changed;        /* written anew */
+	uint32_t skipped;        /* held, running, powering up: left alone */
+} mfp_pass_t;
+
+/* Re-prioritise JOB in the decay pass (list_for_each callback; ARG is an
+ * mfp_pass_t). */
+int mfp_job_reprioritize(void *job, void *arg);
 
 /* Does sprio list JOB at NOW (pending, or running under
  * CALCULATE_RUNNING; eligible; not held; in a partition)?  Visibility to

@@ -171,23 +171,28 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 	return prio;
 }
 
-int mfp_job_reprioritize(void *x, void *now_ptr)
+int mfp_job_reprioritize(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
+	mfp_pass_t *pass = arg;
 	uint32_t prio;
 
 	/* held jobs keep 0; running ones keep theirs unless asked */
 	if (job_ptr->priority == 0 || IS_JOB_POWER_UP_NODE(job_ptr) ||
 	    (!IS_JOB_PENDING(job_ptr) &&
-	     !(mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
+	     !(mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING))) {
+		pass->skipped++;
 		return 0;
-	prio = mfp_job_priority(job_ptr, *(time_t *) now_ptr);
+	}
+	pass->recomputed++;
+	prio = mfp_job_priority(job_ptr, pass->now);
 	prio = mf_priority_incr_only(mfp_conf.mf_flags, job_ptr->priority,
 				     prio);
-	if (prio != job_ptr->priority || !(mfp_conf.mf_flags &
-					   MF_FLAG_INCR_ONLY)) {
+	/* only a new value is news for the job list's readers */
+	if (prio != job_ptr->priority) {
+		pass->changed++;
 		job_ptr->priority = prio;
-		last_job_update = time(NULL);
+		last_job_update = pass->now;
 	}
 	return 0;
 }

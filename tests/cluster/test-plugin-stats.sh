@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-plugin-stats.sh: the plugin measures its own decay cycles.
+#
+# With the node drained, four pending jobs (one in two partitions: still one
+# job record) and one held job: after a cycle, StateSaveLocation/mfprio_stats
+# says 4 priorities recomputed and the held job skipped, the cycle count and
+# the lock and CPU times are numbers, and under DebugFlags=Priority with
+# the verbose log level (set at run time with scontrol) the log has the
+# cycle's line.
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+use_plugin ours
+start_cluster "$here/priority-default.conf"
+scontrol update nodename="$NODE" state=drain reason=mfprio-stats
+sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
+j1=$(sub --uid=u1 -A b -p debug)
+j2=$(sub --uid=u2 -A c -p big)
+j3=$(sub --uid=u2 -A c -p debug,big)
+j4=$(sub --uid=u5 -A f -p debug)
+j5=$(sub --uid=u4 -A e -p debug --hold)
+# log_flag lines are at the verbose level
+scontrol setdebug verbose >/dev/null
+scontrol setdebugflags +Priority >/dev/null
+m=$(log_mark)
+wait_tick "$(date +%s)"
+wait_tick "$(date +%s)"
+f=$STATE/mfprio_stats
+cp "$f" "$out/mfprio_stats" 2>/dev/null
+# stat KEY: its value in the file
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$f" 2>/dev/null; }
+check "$f is there" test -s "$f"
+check "a cycle count ($(stat_of cycle))" grep -qE '^cycle [1-9][0-9]*$' "$f"
+check "4 priorities recomputed ($(stat_of jobs_recomputed))" test "$(stat_of jobs_recomputed)" = 4
+check "the held job skipped ($(stat_of jobs_skipped))" test "$(stat_of jobs_skipped)" -ge 1
+check "jobs in all >= 5 ($(stat_of jobs_total))" test "$(stat_of jobs_total)" -ge 5
+for k in job_lock_ms job_lock_priorities_ms thread_cpu_ms assoc_lock_ms wall_ms job_lock_ms_max; do
+	check "$k is a duration in ms ($(stat_of $k))" \
+		awk -v v="$(stat_of $k)" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/ && v < 60000) }'
+done
+check "the lock is held no longer than the cycle lasts" \
+	awk -v l="$(stat_of job_lock_ms)" -v w="$(stat_of wall_ms)" 'BEGIN { exit !(l <= w) }'
+check "the log has the cycle line (DebugFlags=Priority)" \
+	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ \+ priorities [0-9.]+, longest [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
+scontrol setdebugflags -Priority >/dev/null
+scontrol setdebug info >/dev/null
+scancel "$j1" "$j2" "$j3" "$j4" "$j5"
+scontrol update nodename="$NODE" state=resume
+finish
