@@ -4,25 +4,58 @@
 
 #include "assoc_tree.h"
 
-static mf_assoc_t *_assoc_new(const char *acct, const char *user,
-			      const char *parent, uint32_t shares);
+static mf_assoc_t *_assoc_new(mf_tree_t *tree, const char *acct,
+			      const char *user, const char *parent,
+			      uint32_t shares);
+static mf_assoc_t *_assoc_alloc(mf_tree_t *tree);
 static void _assoc_free(gpointer p);
-static char *_user_key(const char *acct, const char *user);
+static const char *_user_key(mf_tree_t *tree, const char *acct,
+			     const char *user);
 static gint _cmp_display(gconstpointer a, gconstpointer b);
 static void _display_walk(mf_tree_t *tree, mf_assoc_t *a, int depth);
 static void _sum_usage(mf_assoc_t *a);
 
-static mf_assoc_t *_assoc_new(const char *acct, const char *user,
-			      const char *parent, uint32_t shares)
-{
-	mf_assoc_t *a = g_new0(mf_assoc_t, 1);
+/* The first slab's size, and the largest: slabs double up to it. */
+#define _SLAB_MIN 16
+#define _SLAB_MAX 4096
 
-	a->acct = g_strdup(acct);
-	a->user = g_strdup(user);
-	a->parent_acct = g_strdup(parent);
+/* A zeroed association from the tree's current slab. */
+static mf_assoc_t *_assoc_alloc(mf_tree_t *tree)
+{
+	mf_assoc_t *a;
+
+	if (!tree->slab || tree->slab_used == tree->slab_size) {
+		tree->slab_size = tree->slab_size ?
+			MIN(tree->slab_size * 2, _SLAB_MAX) : _SLAB_MIN;
+		tree->slab = g_new(mf_assoc_t, tree->slab_size);
+		tree->slab_used = 0;
+		g_ptr_array_add(tree->slabs, tree->slab);
+	}
+	a = &tree->slab[tree->slab_used++];
+	memset(a, 0, sizeof(*a));
+	return a;
+}
+
+/* Account names are stored once however many associations name them; a
+ * user's parent account is its account. */
+static mf_assoc_t *_assoc_new(mf_tree_t *tree, const char *acct,
+			      const char *user, const char *parent,
+			      uint32_t shares)
+{
+	mf_assoc_t *a = _assoc_alloc(tree);
+
+	a->acct = g_string_chunk_insert_const(tree->names, acct);
+	if (user) {
+		a->user = g_string_chunk_insert(tree->names, user);
+		a->parent_acct = a->acct;
+	} else {
+		a->parent_acct = parent ?
+			g_string_chunk_insert_const(tree->names, parent) :
+			NULL;
+		a->children = g_ptr_array_new();
+		a->fs_children = g_ptr_array_new();
+	}
 	a->shares_raw = shares;
-	a->children = g_ptr_array_new();
-	a->fs_children = g_ptr_array_new();
 	a->shares_norm = NAN;
 	a->usage_norm = NAN;
 	a->usage_efctv = NAN;
@@ -37,17 +70,20 @@ static void _assoc_free(gpointer p)
 
 	if (!a)
 		return;
-	g_free(a->acct);
-	g_free(a->user);
-	g_free(a->parent_acct);
-	g_ptr_array_free(a->children, TRUE);
-	g_ptr_array_free(a->fs_children, TRUE);
-	g_free(a);
+	if (a->children)
+		g_ptr_array_free(a->children, TRUE);
+	if (a->fs_children)
+		g_ptr_array_free(a->fs_children, TRUE);
 }
 
-static char *_user_key(const char *acct, const char *user)
+/* "ACCT\nUSER" in the tree's scratch string (valid until the next call). */
+static const char *_user_key(mf_tree_t *tree, const char *acct,
+			     const char *user)
 {
-	return g_strconcat(acct, "\n", user, NULL);
+	g_string_assign(tree->key, acct);
+	g_string_append_c(tree->key, '\n');
+	g_string_append(tree->key, user);
+	return tree->key->str;
 }
 
 mf_tree_t *mf_tree_create(void)
@@ -57,9 +93,11 @@ mf_tree_t *mf_tree_create(void)
 	tree->order = g_ptr_array_new();
 	tree->input_order = g_ptr_array_new_with_free_func(_assoc_free);
 	tree->accounts = g_hash_table_new(g_str_hash, g_str_equal);
-	tree->users = g_hash_table_new_full(g_str_hash, g_str_equal,
-					    g_free, NULL);
-	tree->root = _assoc_new("root", NULL, NULL, 1);
+	tree->users = g_hash_table_new(g_str_hash, g_str_equal);
+	tree->slabs = g_ptr_array_new_with_free_func(g_free);
+	tree->names = g_string_chunk_new(4096);
+	tree->key = g_string_new(NULL);
+	tree->root = _assoc_new(tree, "root", NULL, NULL, 1);
 	g_ptr_array_add(tree->input_order, tree->root);
 	g_hash_table_insert(tree->accounts, tree->root->acct, tree->root);
 	return tree;
@@ -73,6 +111,9 @@ void mf_tree_destroy(mf_tree_t *tree)
 	g_hash_table_destroy(tree->users);
 	g_ptr_array_free(tree->order, TRUE);
 	g_ptr_array_free(tree->input_order, TRUE);
+	g_ptr_array_free(tree->slabs, TRUE);
+	g_string_chunk_free(tree->names);
+	g_string_free(tree->key, TRUE);
 	g_free(tree);
 }
 
@@ -110,7 +151,7 @@ mf_assoc_t *mf_tree_add_account(mf_tree_t *tree, const char *name,
 		mf_errprintf(errp, "account '%s' is its own parent", name);
 		return NULL;
 	}
-	a = _assoc_new(name, NULL, parent, shares);
+	a = _assoc_new(tree, name, NULL, parent, shares);
 	g_ptr_array_add(tree->input_order, a);
 	g_hash_table_insert(tree->accounts, a->acct, a);
 	return a;
@@ -121,7 +162,7 @@ mf_assoc_t *mf_tree_add_user(mf_tree_t *tree, const char *user,
 			     mf_error_t *errp)
 {
 	mf_assoc_t *a;
-	char *key;
+	const char *key;
 
 	if (tree->finalized) {
 		mf_errprintf(errp, "user '%s' added after the tree was "
@@ -136,16 +177,17 @@ mf_assoc_t *mf_tree_add_user(mf_tree_t *tree, const char *user,
 		mf_errprintf(errp, "user '%s' has no account", user);
 		return NULL;
 	}
-	key = _user_key(acct, user);
+	key = _user_key(tree, acct, user);
 	if (g_hash_table_contains(tree->users, key)) {
-		g_free(key);
 		mf_errprintf(errp, "duplicate association of user '%s' in "
 			     "account '%s'", user, acct);
 		return NULL;
 	}
-	a = _assoc_new(acct, user, acct, shares);
+	a = _assoc_new(tree, acct, user, acct, shares);
 	g_ptr_array_add(tree->input_order, a);
-	g_hash_table_insert(tree->users, key, a);
+	g_hash_table_insert(tree->users,
+			    g_string_chunk_insert_len(tree->names, key,
+						      tree->key->len), a);
 	tree->user_count++;
 	return a;
 }
@@ -158,7 +200,9 @@ mf_assoc_t *mf_tree_find_account(const mf_tree_t *tree, const char *name)
 mf_assoc_t *mf_tree_find_user(const mf_tree_t *tree, const char *acct,
 			      const char *user)
 {
-	char *key = _user_key(acct, user);
+	/* no scratch string here: the tree is const, and lookups may run
+	 * side by side */
+	char *key = g_strconcat(acct, "\n", user, NULL);
 	mf_assoc_t *a = g_hash_table_lookup(tree->users, key);
 
 	g_free(key);
@@ -181,6 +225,8 @@ static void _display_walk(mf_tree_t *tree, mf_assoc_t *a, int depth)
 {
 	a->depth = depth;
 	g_ptr_array_add(tree->order, a);
+	if (!a->children)
+		return;
 	g_ptr_array_sort(a->children, _cmp_display);
 	for (guint i = 0; i < a->children->len; i++)
 		_display_walk(tree, g_ptr_array_index(a->children, i),
@@ -252,6 +298,8 @@ int mf_tree_finalize(mf_tree_t *tree, mf_error_t *errp)
 		mf_assoc_t *a = g_ptr_array_index(all, i);
 		uint32_t sum = 0;
 
+		if (!a->fs_children)
+			continue;
 		for (guint j = 0; j < a->fs_children->len; j++) {
 			mf_assoc_t *c = g_ptr_array_index(a->fs_children, j);
 
@@ -273,6 +321,8 @@ int mf_tree_finalize(mf_tree_t *tree, mf_error_t *errp)
 
 static void _sum_usage(mf_assoc_t *a)
 {
+	if (!a->children)
+		return;
 	for (guint i = 0; i < a->children->len; i++) {
 		mf_assoc_t *c = g_ptr_array_index(a->children, i);
 

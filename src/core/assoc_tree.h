@@ -14,7 +14,10 @@
  * After finalize the shape is frozen; usage and results may change.
  *
  * Ownership: the tree owns every mf_assoc_t and every string in it; callers
- * get borrowed pointers valid until mf_tree_destroy().
+ * get borrowed pointers valid until mf_tree_destroy().  Associations are
+ * carved from large blocks and names are stored once in a string chunk, so
+ * a tree of a million associations costs a few allocations, not millions;
+ * callers must not free or resize any of them, nor write into the names.
  */
 #ifndef MFPRIO_ASSOC_TREE_H
 #define MFPRIO_ASSOC_TREE_H
@@ -31,34 +34,41 @@
 typedef struct mf_assoc mf_assoc_t;
 
 struct mf_assoc {
-	/* --- identity, set when added --- */
+	/* Fields are grouped by size so that the struct has no holes: a
+	 * tree holds one per association, up to millions. */
+
+	/* --- identity, set when added.  Strings are the tree's, shared
+	 * among associations (a user's parent_acct is its acct). --- */
 	char *acct;              /* account name (a user's: its account) */
 	char *user;              /* NULL for an account */
 	char *parent_acct;       /* parent account name; NULL for root */
-	uint32_t shares_raw;     /* raw shares or MF_SHARES_PARENT */
 	void *data;              /* caller's (the plugin: its Slurm record) */
+
+	/* --- shape, derived by mf_tree_finalize() --- */
+	mf_assoc_t *parent;      /* direct parent; NULL for root */
+	mf_assoc_t *fs_parent;   /* nearest ancestor not FairShare=parent */
+	GPtrArray *children;     /* direct children, sshare order; NULL for
+				  * a user (users have no children) */
+	GPtrArray *fs_children;  /* assocs whose fs_parent is this one;
+				  * NULL for a user */
 
 	/* --- input: usage_raw.  For users, set by the caller.  For accounts,
 	 * the caller sets their own usage (usually 0) and mf_tree_sum_usage()
 	 * adds the subtree, as Slurm charges a job to every ancestor. --- */
 	long double usage_raw;
 
-	/* --- shape, derived by mf_tree_finalize() --- */
-	mf_assoc_t *parent;      /* direct parent; NULL for root */
-	mf_assoc_t *fs_parent;   /* nearest ancestor not FairShare=parent */
-	GPtrArray *children;     /* direct children, sshare order */
-	GPtrArray *fs_children;  /* assocs whose fs_parent is this one */
-	uint32_t level_shares;   /* sum of non-parent shares among the
-				  * fs_children of fs_parent */
-	int depth;               /* root is 0 */
-
 	/* --- results, written by the fair-share functions.  NAN means
 	 * "not set" (sshare prints an empty field). --- */
-	double shares_norm;
 	long double usage_norm;
 	long double usage_efctv;
-	double fs_factor;
 	long double level_fs;
+	double shares_norm;
+	double fs_factor;
+
+	uint32_t shares_raw;     /* raw shares or MF_SHARES_PARENT (identity) */
+	uint32_t level_shares;   /* sum of non-parent shares among the
+				  * fs_children of fs_parent (shape) */
+	int depth;               /* root is 0 (shape) */
 };
 
 typedef struct mf_tree {
@@ -72,6 +82,14 @@ typedef struct mf_tree {
 	GHashTable *users;       /* "acct\nuser" -> mf_assoc_t (borrowed) */
 	uint32_t user_count;     /* number of user associations */
 	bool finalized;
+
+	/* private: where the associations and their strings live (a few
+	 * large blocks rather than several allocations per association) */
+	GPtrArray *slabs;        /* blocks of mf_assoc_t */
+	mf_assoc_t *slab;        /* the block being filled */
+	guint slab_used, slab_size;
+	GStringChunk *names;     /* every name and user key */
+	GString *key;            /* scratch for "acct\nuser" keys */
 } mf_tree_t;
 
 /* A new tree holding only the root account (shares 1).  Never NULL. */

@@ -126,7 +126,7 @@ void mf_usage_efctv_depth_oblivious(mf_tree_t *tree)
 
 		if (!p->fs_parent)
 			_depth_oblivious(p, 0.0L);
-		if (!p->fs_children->len)
+		if (!p->fs_children || !p->fs_children->len)
 			continue;
 		sum = _siblings_usage(p);
 		for (guint j = 0; j < p->fs_children->len; j++)
