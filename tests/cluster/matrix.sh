@@ -26,6 +26,8 @@
 #                  classic, depth_oblivious): sshare -a -l -P and sprio -l
 #                  through upstream's plugin and ours on the same state;
 #                  from 24.11 with a job that asks for several QOS
+#   stats          test-plugin-stats.sh: the plugin's own figures per cycle
+#                  (mfprio_stats, the DebugFlags=Priority line)
 #   flags          the differential over weights and flags (22.05 only)
 #   (22.05 only)   the other test-*.sh (among them test-snapshot.sh: mfprio
 #                  snapshot, then --snapshot against live sshare and sprio)
@@ -124,6 +126,7 @@ for v in "${releases[@]}"; do
 		done
 		echo "$v loads test-plugin-loads.sh" >>"$tasks"
 		echo "$v usage test-plugin-usage.sh" >>"$tasks"
+		echo "$v stats test-plugin-stats.sh" >>"$tasks"
 	else
 		echo "$v diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree" >>"$tasks"
 		echo "$v loads test-plugin-loads.sh" >>"$tasks"
@@ -133,7 +136,7 @@ for v in "${releases[@]}"; do
 		for t in "$here"/test-*.sh; do
 			n=$(basename "$t" .sh)
 			case $n in
-			test-plugin-differential* | test-plugin-loads | test-plugin-usage) continue ;;
+			test-plugin-differential* | test-plugin-loads | test-plugin-usage | test-plugin-stats) continue ;;
 			esac
 			echo "$v ${n#test-} $n.sh" >>"$tasks"
 		done

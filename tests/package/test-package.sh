@@ -8,7 +8,7 @@
 #   - it depends on exactly the installed slurmctld and holds the plugin in
 #     /usr/lib/<multiarch>/mfprio/slurm, the command and its man page;
 #   - installed: /usr/bin/mfprio --version says configure.ac's version and
-#     man -w finds the page; no file of Slurm's packages changed, Slurm's
+#     man -w finds the page (in /usr/share/man, whatever else is installed); no file of Slurm's packages changed, Slurm's
 #     own plugin is not diverted;
 #   - a real cluster (instance MFPRIO_CLUSTER_INSTANCE, default 30) whose
 #     PluginDir starts with the installed directory: slurmctld maps the
@@ -158,14 +158,15 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >"$scratch/install.l
 rc=$?
 check "apt-get install of the .deb (rc $rc)" test "$rc" -eq 0
 installed || { tail -n 20 "$scratch/install.log"; abort "mfprio is not installed"; }
-check "mfprio on PATH is /usr/bin/mfprio ($(command -v mfprio))" \
-	test "$(command -v mfprio)" = /usr/bin/mfprio
+# (a `make install` into /usr/local, e.g. by examples/demo.sh, may come
+# first on PATH and MANPATH: look at the package's own files)
+check "the package holds /usr/bin/mfprio" eval 'dpkg -L mfprio | grep -qx /usr/bin/mfprio'
 out=$(/usr/bin/mfprio --version 2>&1)
 check "mfprio --version says $version ($out)" test "$out" = "mfprio $version"
-out=$(man -w mfprio 2>&1)
+out=$(MANPATH=/usr/share/man man -w mfprio 2>&1)
 check "man -w mfprio finds the installed page ($out)" \
 	test "$out" = /usr/share/man/man1/mfprio.1.gz
-check "man renders the page" eval 'man -P cat mfprio 2>/dev/null | grep -q "replay a Slurm"'
+check "man renders the page" eval 'MANPATH=/usr/share/man man -P cat mfprio 2>/dev/null | grep -q "replay a Slurm"'
 check "the files of ${slurm_pkgs[*]} are unchanged" md5sum --quiet -c "$scratch/slurm.md5"
 check "Slurm's own $UPSTREAM_SO is still there, not diverted" \
 	test -f "$UPSTREAM_SO" -a -z "$(dpkg-divert --list "$UPSTREAM_SO")"
