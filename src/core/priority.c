@@ -97,6 +97,8 @@ uint32_t mf_priority_sum(const mf_prio_result_t *r, double *sum,
 static void _part_terms(const mf_prio_config_t *cfg, const mf_prio_job_t *job,
 			const mf_part_t *part, mf_prio_result_t *r)
 {
+	uint32_t n = 0;
+
 	r->partition = part;
 	r->part = 0.0;
 	if (part && part->priority_job_factor && cfg->weight_part)
@@ -105,17 +107,20 @@ static void _part_terms(const mf_prio_config_t *cfg, const mf_prio_job_t *job,
 	r->w_part = r->part * (double)cfg->weight_part;
 
 	r->w_tres_sum = 0.0;
-	if (r->tres_cnt) {
-		memset(r->tres, 0, sizeof(double) * r->tres_cnt);
-		memset(r->w_tres, 0, sizeof(double) * r->tres_cnt);
-	}
 	if (cfg->weight_tres && cfg->tres && r->tres_cnt) {
-		uint32_t n = MIN(r->tres_cnt, cfg->tres->cnt);
+		n = MIN(r->tres_cnt, cfg->tres->cnt);
 
+		/* these two write the first n of each array */
 		mf_tres_factors(job->tres_cnt, part ? part->tres_cnt : NULL,
 				n, cfg->flags, r->tres);
 		r->w_tres_sum = mf_tres_weigh(r->tres, cfg->weight_tres, n,
 					      r->w_tres);
+	}
+	/* zero the rest one by one: a call to memset costs more than the
+	 * few TRES a cluster has (this runs for every job every cycle) */
+	for (uint32_t i = n; i < r->tres_cnt; i++) {
+		r->tres[i] = 0.0;
+		r->w_tres[i] = 0.0;
 	}
 }
 
@@ -131,12 +136,11 @@ uint32_t mf_priority_compute(const mf_prio_config_t *cfg,
 	uint32_t tres_cnt = r->tres_cnt;
 	double *tres = r->tres, *w_tres = r->w_tres;
 
-	memset(r, 0, sizeof(*r));
-	r->tres_cnt = tres_cnt;
-	r->tres = tres;
-	r->w_tres = w_tres;
-
 	if (job->direct_prio && job->priority > 0) {
+		memset(r, 0, sizeof(*r));
+		r->tres_cnt = tres_cnt;
+		r->tres = tres;
+		r->w_tres = w_tres;
 		if (tres_cnt) {
 			memset(tres, 0, sizeof(double) * tres_cnt);
 			memset(w_tres, 0, sizeof(double) * tres_cnt);
@@ -148,6 +152,11 @@ uint32_t mf_priority_compute(const mf_prio_config_t *cfg,
 		return r->priority;
 	}
 
+	/* every field is set below, one by one: this runs for every job
+	 * every cycle, and clearing the struct first costs a call to memset
+	 * (the TRES arrays are _part_terms's) */
+	r->age = r->assoc = r->fs = r->js = r->qos = 0.0;
+	r->direct = false;
 	if (cfg->weight_age)
 		r->age = mf_age_factor(job->accrue_time, now, cfg->max_age);
 	if (cfg->weight_fs)
