@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
+#include <string.h>
 
 #include "level_fs.h"
 #include "usage_norm.h"
@@ -10,7 +11,16 @@ typedef struct {
 	uint32_t users;      /* N */
 } _ranking_t;
 
-static gint _cmp_level_fs(gconstpointer pa, gconstpointer pb);
+/* A sibling as the sort sees it: its key next to it, so that comparing
+ * two siblings reads one cache line, not two associations. */
+typedef struct {
+	long double level_fs;
+	mf_assoc_t *a;
+	bool user;
+} _sib_t;
+
+static int _cmp_sib(const _sib_t *x, const _sib_t *y);
+static void _merge_sort(_sib_t *v, size_t n, _sib_t *tmp);
 static void _rank_level(GPtrArray *siblings, _ranking_t *r, bool tied_in);
 
 long double mf_level_fs_of(const mf_assoc_t *a)
@@ -24,37 +34,63 @@ long double mf_level_fs_of(const mf_assoc_t *a)
 
 /* Highest level_fs first; on equal values users before accounts.  Used with
  * a stable sort, so equal siblings keep their input order. */
-static gint _cmp_level_fs(gconstpointer pa, gconstpointer pb)
+static int _cmp_sib(const _sib_t *x, const _sib_t *y)
 {
-	const mf_assoc_t *a = *(mf_assoc_t *const *)pa;
-	const mf_assoc_t *b = *(mf_assoc_t *const *)pb;
-
-	if (a->level_fs != b->level_fs)
-		return a->level_fs < b->level_fs ? 1 : -1;
-	if (!a->user == !b->user)
+	if (x->level_fs != y->level_fs)
+		return x->level_fs < y->level_fs ? 1 : -1;
+	if (x->user == y->user)
 		return 0;
-	return a->user ? -1 : 1;
+	return x->user ? -1 : 1;
+}
+
+/*
+ * Stable top-down merge sort of V (N entries) by _cmp_sib, TMP holding N.
+ * It halves and merges the way GLib's g_ptr_array_sort (which this
+ * replaced) does, taking from the left half on equal keys, so it makes
+ * the same comparisons and gives the same order whatever the keys, NaN
+ * included; it only spares each comparison two pointer loads.
+ */
+static void _merge_sort(_sib_t *v, size_t n, _sib_t *tmp)
+{
+	size_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n <= 1)
+		return;
+	_merge_sort(v, half, tmp);
+	_merge_sort(v + half, n - half, tmp);
+	while (i < half && j < n) {
+		if (_cmp_sib(&v[i], &v[j]) <= 0)
+			tmp[k++] = v[i++];
+		else
+			tmp[k++] = v[j++];
+	}
+	while (i < half)
+		tmp[k++] = v[i++];
+	/* what is left of the right half is in place already */
+	memcpy(v, tmp, k * sizeof(*v));
 }
 
 static void _rank_level(GPtrArray *siblings, _ranking_t *r, bool tied_in)
 {
-	GPtrArray *sorted = g_ptr_array_sized_new(siblings->len);
+	guint n = siblings->len;
+	_sib_t *sorted = g_new(_sib_t, 2 * (gsize)n);
 	long double prev = MF_LEVEL_FS_UNSET;
 
-	for (guint i = 0; i < siblings->len; i++) {
+	for (guint i = 0; i < n; i++) {
 		mf_assoc_t *a = g_ptr_array_index(siblings, i);
 		long double parent_raw = a->fs_parent->usage_raw;
 
 		a->usage_efctv = parent_raw != 0.0L ?
 			a->usage_raw / parent_raw : 0.0L;
 		a->level_fs = mf_level_fs_of(a);
-		g_ptr_array_add(sorted, a);
+		sorted[i].level_fs = a->level_fs;
+		sorted[i].a = a;
+		sorted[i].user = a->user != NULL;
 	}
-	/* g_ptr_array_sort is a stable merge sort since GLib 2.32 */
-	g_ptr_array_sort(sorted, _cmp_level_fs);
+	_merge_sort(sorted, n, sorted + n);
 
-	for (guint i = 0; i < sorted->len; i++) {
-		mf_assoc_t *a = g_ptr_array_index(sorted, i);
+	for (guint i = 0; i < n; i++) {
+		mf_assoc_t *a = sorted[i].a;
 		bool tied = (i == 0 && tied_in) ? true : prev == a->level_fs;
 
 		if (a->user) {
@@ -67,7 +103,7 @@ static void _rank_level(GPtrArray *siblings, _ranking_t *r, bool tied_in)
 		}
 		prev = a->level_fs;
 	}
-	g_ptr_array_free(sorted, TRUE);
+	g_free(sorted);
 }
 
 void mf_fair_tree(mf_tree_t *tree)
