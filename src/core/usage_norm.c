@@ -15,8 +15,9 @@ void mf_usage_norm(mf_tree_t *tree)
 {
 	long double root_raw = tree->root->usage_raw;
 
-	for (guint i = 0; i < tree->order->len; i++) {
-		mf_assoc_t *a = g_ptr_array_index(tree->order, i);
+	/* each association on its own: memory order, not sshare's */
+	for (guint i = 0; i < tree->input_order->len; i++) {
+		mf_assoc_t *a = g_ptr_array_index(tree->input_order, i);
 
 		if (a != tree->root)
 			a->usage_norm = mf_usage_norm_of(a->usage_raw,
