@@ -31,7 +31,10 @@ void mf_prio_result_clear(mf_prio_result_t *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void mf_prio_result_copy(mf_prio_result_t *dst, const mf_prio_result_t *src)
+/* SRC into DST, the TRES arrays resized as needed and their contents
+ * copied only if ARRAYS. */
+static void _result_assign(mf_prio_result_t *dst, const mf_prio_result_t *src,
+			   bool arrays)
 {
 	double *tres = dst->tres, *w_tres = dst->w_tres;
 
@@ -44,11 +47,16 @@ void mf_prio_result_copy(mf_prio_result_t *dst, const mf_prio_result_t *src)
 	*dst = *src;
 	dst->tres = tres;
 	dst->w_tres = w_tres;
-	if (src->tres_cnt) {
+	if (arrays && src->tres_cnt) {
 		memcpy(dst->tres, src->tres, sizeof(double) * src->tres_cnt);
 		memcpy(dst->w_tres, src->w_tres,
 		       sizeof(double) * src->tres_cnt);
 	}
+}
+
+void mf_prio_result_copy(mf_prio_result_t *dst, const mf_prio_result_t *src)
+{
+	_result_assign(dst, src, true);
 }
 
 uint32_t mf_part_max_priority(const mf_part_t *parts, uint32_t cnt)
@@ -197,11 +205,13 @@ uint32_t mf_priority_in_part(const mf_prio_config_t *cfg,
 			     const mf_prio_result_t *base,
 			     const mf_part_t *part, mf_prio_result_t *r)
 {
-	mf_prio_result_copy(r, base);
 	if (base->direct) {
+		mf_prio_result_copy(r, base);
 		r->partition = part;
 		return r->priority;
 	}
+	/* _part_terms rewrites every TRES entry: copying them is wasted */
+	_result_assign(r, base, false);
 	_part_terms(cfg, job, part, r);
 	/* Slurm takes the normalized factor here even for a partition with
 	 * PriorityJobFactor 0, which is 0 all the same. */
