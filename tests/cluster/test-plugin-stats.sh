@@ -7,7 +7,8 @@
 # says 4 priorities recomputed and the held job skipped, the cycle count and
 # the lock and CPU times are numbers, and under DebugFlags=Priority with
 # the verbose log level (set at run time with scontrol) the log has the
-# cycle's line.
+# cycle's line.  Then sprio, sshare, a reconfigure and a job's end: no
+# entry point read the settings outside its scope (mfp_internal.h).
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 
@@ -43,8 +44,24 @@ check "the lock is held no longer than the cycle lasts" \
 	awk -v l="$(stat_of job_lock_ms)" -v w="$(stat_of wall_ms)" 'BEGIN { exit !(l <= w) }'
 check "the log has the cycle line (DebugFlags=Priority)" \
 	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ \+ priorities [0-9.]+, longest [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
+# every entry point once more with the flag on: sprio, sshare, a
+# reconfigure (settings replaced whole), a job that ends
+sprio -l >/dev/null 2>&1
+sshare -a -l >/dev/null 2>&1
+scontrol reconfigure >/dev/null 2>&1
+sleep 3
+sprio -l >"$out/sprio.after-reconfigure" 2>&1
+check "sprio still lists the 4 pending jobs after a reconfigure" \
+	test "$(awk 'NR > 1 { print $1 }' "$out/sprio.after-reconfigure" | sort -u | wc -l)" -eq 4
+scontrol update nodename="$NODE" state=resume
+scancel "$j2" "$j3" "$j4"
+end=$((SECONDS + 60))
+until [[ $(scontrol show job "$j1" 2>/dev/null | grep -o 'JobState=[A-Z]*') == JobState=COMPLETED ]] ||
+	((SECONDS > end)); do sleep 1; done
+wait_tick "$(date +%s)"
+check "every read of the settings was inside a scope (DebugFlags=Priority log)" \
+	log_lacks "$m" 'mfprio: settings read outside a scope'
 scontrol setdebugflags -Priority >/dev/null
 scontrol setdebug info >/dev/null
-scancel "$j1" "$j2" "$j3" "$j4" "$j5"
-scontrol update nodename="$NODE" state=resume
+scancel "$j1" "$j5" 2>/dev/null
 finish

@@ -320,6 +320,7 @@ list_t *mfa_factors_list(void *req_arg, uid_t uid)
 		xfree(names);
 	}
 #endif
+	mfp_conf_enter();       /* one set of settings for the whole list */
 	if (job_list && list_count(job_list)) {
 		itr = list_iterator_create(job_list);
 		while ((job = list_next(itr))) {
@@ -341,6 +342,7 @@ list_t *mfa_factors_list(void *req_arg, uid_t uid)
 		}
 		list_iterator_destroy(itr);
 	}
+	mfp_conf_leave();
 	if (b.ret && !list_count(b.ret))
 		FREE_NULL_LIST(b.ret);
 #if !MFA_HAS_INTERFACES_DIR

@@ -13,17 +13,21 @@
 #include "src/core/decay.h"
 #include "src/core/fs_factor.h"
 
-mfp_conf_t mfp_conf = {
+/* Before mfp_init() and after mfp_fini(): defaults, never freed. */
+static mfp_conf_t _defaults = {
 	.fs = { .algo = MF_FS_FAIR_TREE, .damp = 1 },
 	.decay_factor = 1.0,
 	.calc_fairshare = true,
+	.refs = 1,
 };
-pthread_mutex_t mfp_conf_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t _conf_mutex = PTHREAD_MUTEX_INITIALIZER;
+static mfp_conf_t *_current = &_defaults;   /* under _conf_mutex */
+
+/* The calling thread's scope: the object it holds and how deep. */
+static __thread const mfp_conf_t *_held;
+static __thread unsigned _depth;
 
 static bool _controller;          /* loaded by slurmctld */
-/* configuration arrays replaced by a reconfigure, freed at fini */
-static GPtrArray *_retired;       /* mf_tres_set_t * */
-static GPtrArray *_retired_x;     /* xmalloc'ed double * */
 static bool _thread_started;
 
 static uint32_t _mf_flags(uint32_t slurm_flags);
@@ -81,10 +85,74 @@ static mf_tres_set_t *_tres_set(void)
 	return set;
 }
 
-void mfp_conf_load(void)
+static void _conf_free(mfp_conf_t *c)
 {
-	mfp_conf_t *c = &mfp_conf;
+	if (c == &_defaults)
+		return;
+	xfree(c->weight_tres);
+	mf_tres_set_free(c->tres);
+	xfree(c);
+}
+
+/* Drop a reference (under _conf_mutex); the last one frees. */
+static void _conf_unref_locked(mfp_conf_t *c)
+{
+	if (--c->refs == 0)
+		_conf_free(c);
+}
+
+const mfp_conf_t *mfp_conf_now(void)
+{
+	if (_held)
+		return _held;
+	/* outside a scope: the current object, as a plain read of a
+	 * pointer; every entry point and the thread open scopes, so this is
+	 * a slip, reported under DebugFlags=Priority (a cluster test looks) */
+	if (_current != &_defaults)
+		log_flag(PRIO, "mfprio: settings read outside a scope");
+	return _current;
+}
+
+void mfp_conf_enter(void)
+{
+	if (_depth++)
+		return;
+	slurm_mutex_lock(&_conf_mutex);
+	_current->refs++;
+	_held = _current;
+	slurm_mutex_unlock(&_conf_mutex);
+}
+
+void mfp_conf_leave(void)
+{
+	if (!_depth || --_depth)
+		return;
+	slurm_mutex_lock(&_conf_mutex);
+	_conf_unref_locked((mfp_conf_t *) _held);
+	slurm_mutex_unlock(&_conf_mutex);
+	_held = NULL;
+}
+
+/* Make C (one reference: the table's) the current settings. */
+static void _conf_install(mfp_conf_t *c)
+{
+	mfp_conf_t *old;
+
+	c->refs = 1;
+	slurm_mutex_lock(&_conf_mutex);
+	old = _current;
+	_current = c;
+	_conf_unref_locked(old);
+	slurm_mutex_unlock(&_conf_mutex);
+}
+
+/* New settings from slurm_conf; CALC_FAIRSHARE as the caller found it. */
+static mfp_conf_t *_conf_read(bool calc_fairshare)
+{
+	mfp_conf_t *c = xmalloc(sizeof(*c));
 	uint32_t f = slurm_conf.priority_flags;
+
+	c->calc_fairshare = calc_fairshare;
 
 	c->slurm_flags = f;
 	c->mf_flags = _mf_flags(f);
@@ -104,13 +172,6 @@ void mfp_conf_load(void)
 	c->max_age = slurm_conf.priority_max_age;
 	c->favor_small = slurm_conf.priority_favor_small;
 
-	/* Readers (priority_p_set under slurmctld's job lock, sprio) may
-	 * still hold the old arrays while a reconfigure runs without that
-	 * lock: retire them instead of freeing them until fini. */
-	if (c->tres)
-		g_ptr_array_add(_retired, c->tres);
-	if (c->weight_tres)
-		g_ptr_array_add(_retired_x, c->weight_tres);
 	c->tres = _tres_set();
 	c->weight_tres = slurm_get_tres_weight_array(
 		slurm_conf.priority_weight_tres, (int) c->tres->cnt, true);
@@ -130,24 +191,26 @@ void mfp_conf_load(void)
 		 c->fs.damp, c->weight_age, c->weight_assoc, c->weight_fs,
 		 c->weight_js, c->weight_part, c->weight_qos, c->max_age,
 		 c->half_life, c->calc_period, f);
+	return c;
 }
 
 int mfp_init(void)
 {
+	bool calc_fairshare = true;
+
 	if (!mfp_in_controller()) {
 		/* a client (sshare): only the fs factor formula is used */
-		mfp_conf.fs.damp = slurm_conf.fs_dampening_factor ?
+		mfp_conf_t *c = xmalloc(sizeof(*c));
+
+		*c = _defaults;
+		c->fs.damp = slurm_conf.fs_dampening_factor ?
 			slurm_conf.fs_dampening_factor : 1;
+		_conf_install(c);
 		_controller = false;
 		return SLURM_SUCCESS;
 	}
 	_controller = true;
-	_retired = g_ptr_array_new_with_free_func(
-		(GDestroyNotify) mf_tres_set_free);
-	_retired_x = g_ptr_array_new();
 
-	slurm_mutex_lock(&mfp_conf_mutex);
-	mfp_conf.calc_fairshare = true;
 	if (!slurm_with_slurmdbd()) {
 		if (slurm_conf.priority_weight_age)
 			error("mfprio: PriorityWeightAge needs SlurmDBD; "
@@ -155,15 +218,15 @@ int mfp_init(void)
 		if (slurm_conf.priority_weight_fs)
 			error("mfprio: PriorityWeightFairshare needs SlurmDBD; "
 			      "ignoring it");
-		mfp_conf.calc_fairshare = false;
+		calc_fairshare = false;
 	} else if (!assoc_mgr_root_assoc) {
 		error("mfprio: no association data from the database: "
 		      "fair-share is off until slurmctld restarts with it");
-		mfp_conf.calc_fairshare = false;
+		calc_fairshare = false;
 	}
-	mfp_conf_load();
-	slurm_mutex_unlock(&mfp_conf_mutex);
+	_conf_install(_conf_read(calc_fairshare));
 
+	mfp_conf_enter();
 	if (mfp_conf.calc_fairshare) {
 		assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 
@@ -177,6 +240,7 @@ int mfp_init(void)
 	mfa_site_factor_init();
 	info("mfprio: priority/multifactor loaded (mfprio %s, fair-share %s)",
 	     MFPRIO_VERSION, mf_fs_algo_name(mfp_conf.fs.algo));
+	mfp_conf_leave();
 	return SLURM_SUCCESS;
 }
 
@@ -187,10 +251,12 @@ bool mfp_controller(void)
 
 void mfp_thread_start(void)
 {
-	if (!_controller || !mfp_conf.calc_fairshare || _thread_started)
-		return;
-	mfp_decay_start();
-	_thread_started = true;
+	mfp_conf_enter();
+	if (_controller && mfp_conf.calc_fairshare && !_thread_started) {
+		mfp_decay_start();
+		_thread_started = true;
+	}
+	mfp_conf_leave();
 }
 
 void mfp_initial_priorities(void)
@@ -199,12 +265,14 @@ void mfp_initial_priorities(void)
 		.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 	mfp_pass_t pass = { .now = time(NULL) };
 
-	if (!_controller || mfp_conf.calc_fairshare)
-		return;
-	lock_slurmctld(job_write_lock);
-	if (job_list)
-		list_for_each(job_list, mfp_job_reprioritize, &pass);
-	unlock_slurmctld(job_write_lock);
+	mfp_conf_enter();
+	if (_controller && !mfp_conf.calc_fairshare) {
+		lock_slurmctld(job_write_lock);
+		if (job_list)
+			list_for_each(job_list, mfp_job_reprioritize, &pass);
+		unlock_slurmctld(job_write_lock);
+	}
+	mfp_conf_leave();
 }
 
 void mfp_fini(void)
@@ -215,16 +283,7 @@ void mfp_fini(void)
 	mfp_decay_stop();
 	_thread_started = false;
 	mfa_site_factor_fini();
-	slurm_mutex_lock(&mfp_conf_mutex);
-	xfree(mfp_conf.weight_tres);
-	mf_tres_set_free(mfp_conf.tres);
-	mfp_conf.tres = NULL;
-	for (guint i = 0; i < _retired_x->len; i++)
-		xfree(_retired_x->pdata[i]);
-	g_ptr_array_free(_retired_x, TRUE);
-	g_ptr_array_free(_retired, TRUE);
-	_retired = _retired_x = NULL;
-	slurm_mutex_unlock(&mfp_conf_mutex);
+	_conf_install(&_defaults);
 	debug("mfprio: priority/multifactor unloaded");
 }
 
@@ -232,10 +291,12 @@ uint32_t mfp_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	uint32_t prio;
 
+	mfp_conf_enter();
 	/* first, so that a new site factor is part of the sum */
 	site_factor_g_set(job_ptr);
 	prio = mfp_job_priority(job_ptr, time(NULL));
 	debug2("mfprio: %pJ priority %u", job_ptr, prio);
+	mfp_conf_leave();
 	return prio;
 }
 
@@ -245,10 +306,12 @@ void mfp_reconfig(bool assoc_clear)
 
 	if (!_controller)
 		return;
-	slurm_mutex_lock(&mfp_conf_mutex);
+	mfp_conf_enter();
 	old_algo = mfp_conf.fs.algo;
-	mfp_conf_load();
-	slurm_mutex_unlock(&mfp_conf_mutex);
+	_conf_install(_conf_read(mfp_conf.calc_fairshare));
+	mfp_conf_leave();
+	/* from here on, the new settings */
+	mfp_conf_enter();
 	if (old_algo != mfp_conf.fs.algo)
 		info("mfprio: fair-share algorithm %s -> %s",
 		     mf_fs_algo_name(old_algo),
@@ -260,6 +323,7 @@ void mfp_reconfig(bool assoc_clear)
 	if (mfp_conf.calc_fairshare)
 		(void) mfp_fairshare_recompute();
 	mfa_site_factor_reconfig();
+	mfp_conf_leave();
 	debug2("mfprio: reconfigured");
 }
 
@@ -267,37 +331,51 @@ void mfp_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc)
 		return;
+	mfp_conf_enter();
 	mfp_tree_set_one(assoc, mfp_conf.fs.algo);
+	mfp_conf_leave();
 }
 
 void mfp_assoc_fs_factor(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *fs = assoc;
 
-	if (!assoc || !assoc->usage || mfp_conf.fs.algo == MF_FS_FAIR_TREE)
+	if (!assoc || !assoc->usage)
 		return;
-	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
-	    assoc->usage->fs_assoc_ptr)
-		fs = assoc->usage->fs_assoc_ptr;
-	if (!fs->usage || fs->usage->shares_norm <= 0)
-		assoc->usage->fs_factor = 0.0;
-	else
-		assoc->usage->fs_factor = mfp_calc_fs_factor(
-			fs->usage->usage_efctv, fs->usage->shares_norm);
+	mfp_conf_enter();
+	if (mfp_conf.fs.algo != MF_FS_FAIR_TREE) {
+		if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
+		    assoc->usage->fs_assoc_ptr)
+			fs = assoc->usage->fs_assoc_ptr;
+		if (!fs->usage || fs->usage->shares_norm <= 0)
+			assoc->usage->fs_factor = 0.0;
+		else
+			assoc->usage->fs_factor = mfp_calc_fs_factor(
+				fs->usage->usage_efctv,
+				fs->usage->shares_norm);
+	}
+	mfp_conf_leave();
 }
 
 double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm)
 {
+	double f;
+
 	/* Slurm marks an effective usage not computed yet with NO_VAL */
 	if (fuzzy_equal(usage_efctv, NO_VAL))
 		return 0.0;
-	return mf_fs_factor(usage_efctv, shares_norm, mfp_conf.fs.damp);
+	mfp_conf_enter();
+	f = mf_fs_factor(usage_efctv, shares_norm, mfp_conf.fs.damp);
+	mfp_conf_leave();
+	return f;
 }
 
 void mfp_job_end(job_record_t *job_ptr)
 {
 	if (!_controller || !job_ptr)
 		return;
+	mfp_conf_enter();
 	log_flag(PRIO, "mfprio: %pJ ended", job_ptr);
 	mfp_charge_job_end(job_ptr);
+	mfp_conf_leave();
 }

@@ -438,9 +438,9 @@ double mfp_fairshare_recompute(void)
 	mf_error_t fs_err;
 	double t;
 
-	slurm_mutex_lock(&mfp_conf_mutex);
+	mfp_conf_enter();
 	cfg = mfp_conf.fs;
-	slurm_mutex_unlock(&mfp_conf_mutex);
+	mfp_conf_leave();
 	assoc_mgr_lock(&locks);
 	t = mfp_stats_clock(0);
 	if (mfp_tree_recompute(&cfg, &fs_err) < 0)
@@ -550,9 +550,10 @@ static void *_decay_thread(void *arg)
 		error("mfprio: cannot name the decay thread %s: %m",
 		      THREAD_NAME);
 
-	slurm_mutex_lock(&mfp_conf_mutex);
+	/* the thread holds the settings of its pass; it takes the current
+	 * ones again at the top of each loop */
+	mfp_conf_enter();
 	reset_period = mfp_conf.reset_period;
-	slurm_mutex_unlock(&mfp_conf_mutex);
 	last_reset = _last_reset;
 
 	slurm_mutex_lock(&_lock);
@@ -571,11 +572,11 @@ static void *_decay_thread(void *arg)
 		uint32_t sweep;
 
 		_running = true;
+		mfp_conf_leave();
+		mfp_conf_enter();
 		if (_reconfig) {
-			slurm_mutex_lock(&mfp_conf_mutex);
 			_decay_factor = mfp_conf.decay_factor;
 			reset_period = mfp_conf.reset_period;
-			slurm_mutex_unlock(&mfp_conf_mutex);
 			next_reset = 0;
 			_reconfig = false;
 		}
@@ -605,6 +606,7 @@ static void *_decay_thread(void *arg)
 		now = time(NULL);
 	}
 	slurm_mutex_unlock(&_lock);
+	mfp_conf_leave();
 	return NULL;
 }
 
@@ -614,9 +616,9 @@ void mfp_decay_prepare(void)
 
 	if (!_swept)
 		_swept = g_hash_table_new(g_direct_hash, g_direct_equal);
-	slurm_mutex_lock(&mfp_conf_mutex);
+	mfp_conf_enter();
 	_decay_factor = mfp_conf.decay_factor;
-	slurm_mutex_unlock(&mfp_conf_mutex);
+	mfp_conf_leave();
 	mfp_state_read(&read_ran, &_last_reset);
 	if (!_last_reset)
 		_last_reset = time(NULL);

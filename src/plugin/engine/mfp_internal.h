@@ -3,10 +3,14 @@
  * mfp_internal: what the plugin's files share (none of it is exported from
  * the .so).
  *
- * mfp_conf holds the Priority* settings as last read from slurm_conf
- * (init and reconfigure).  It is written only by mfp_conf_load(), which
- * the entry points call with slurmctld's config lock held by slurmctld; the
- * decay thread reads it under mfp_conf_mutex.
+ * The Priority* settings are an immutable object, read from slurm_conf at
+ * init and built anew at each reconfigure, which then replaces the current
+ * one whole: no reader ever sees one half written.  Readers hold the
+ * object they started with for as long as they run: every engine function
+ * the adapter calls, and each pass of the decay thread, opens a scope
+ * (mfp_conf_enter/leave, nestable) that takes a reference to the current
+ * object; inside it, `mfp_conf` is that object.  The last reference to a
+ * replaced object frees it, so nothing accumulates over reconfigures.
  */
 #ifndef MFPRIO_PLUGIN_MFP_INTERNAL_H
 #define MFPRIO_PLUGIN_MFP_INTERNAL_H
@@ -41,13 +45,20 @@ typedef struct {
 	uint16_t reset_period;   /* PRIORITY_RESET_* */
 
 	bool calc_fairshare;     /* false without slurmdbd or associations */
+
+	int refs;                /* under the engine's settings mutex */
 } mfp_conf_t;
 
-extern mfp_conf_t mfp_conf;
-extern pthread_mutex_t mfp_conf_mutex;
+/* The settings in force for the calling thread: the object its innermost
+ * scope holds (outside any scope, the current one; never NULL once
+ * mfp_init() ran). */
+const mfp_conf_t *mfp_conf_now(void);
+#define mfp_conf (*mfp_conf_now())
 
-/* (Re)read mfp_conf from slurm_conf.  Call with mfp_conf_mutex held. */
-void mfp_conf_load(void);
+/* Open / close a scope in the calling thread (nestable; the outermost
+ * enter takes a reference to the current settings, its leave drops it). */
+void mfp_conf_enter(void);
+void mfp_conf_leave(void);
 
 /* --- mfp_decay.c: the background thread and usage accounting --- */
 
