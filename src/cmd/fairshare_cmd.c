@@ -15,9 +15,9 @@
 
 static const char _usage[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
-"       mfprio fairshare --snapshot DIR [--assoc FILE] [--usage FILE] ...\n"
 "                        [--flags FLAGS] [--damp N] [--release VER] [-n]\n"
 "                        [--json]\n"
+"       mfprio fairshare --snapshot DIR [any option above]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
 "`sshare -a -l -P` does.\n"
