@@ -11,7 +11,9 @@
  *               job, mf_priority_incr_only().  9 TRES (the 8 fixed ones
  *               and gres/gpu), weights on CPU, memory and GPUs, every
  *               factor weighted, 10% of the jobs in two partitions, the
- *               association tree of 1,000 users computed beforehand.
+ *               association tree of 1,000 users computed beforehand,
+ *               under Fair Tree and under classic (whose factor is
+ *               computed per job).
  *   fs-compute  mf_fairshare_compute() over a built tree of N
  *               associations, each algorithm.
  *   fs-cycle    what the plugin does every cycle today: build the tree
@@ -28,8 +30,8 @@
  * to the row 10 times smaller, scaled to exactly 10 times the items (10.0
  * is linear); memory from counting every allocation (memcount.h): "input"
  * the bytes of the data handed to the core per item, "peak" the most the
- * heap grew above that during a run, "kept" what stays allocated after it
- * (the built tree, for fs-compute) — all per item.
+ * heap grew above that during a run (one extra run, counted, not timed),
+ * "kept" the built tree that fs-compute works on — all per item.
  *
  * Usage: bench_core [--runs N] [--max N] [--only priority|fs] [--csv]
  * Build: make bench/bench_core   (see doc/performance.md)
@@ -185,28 +187,29 @@ static void _print_row(_opts_t *o, const _row_t *r)
 	fflush(stdout);
 }
 
-/* Run FN(CTX) RUNS times into R: medians, and the highest peak. */
+/* Run FN(CTX) once counting allocations (the peak), then RUNS times
+ * timed, not counting (the medians) into R. */
 static void _measure(void (*fn)(void *), void *ctx, int runs, _row_t *r)
 {
 	double *cpu = calloc(runs, sizeof(*cpu));
 	double *wall = calloc(runs, sizeof(*wall));
-	int64_t peak = 0;
 
+	mc_count(true);
+	mc_mark();
+	fn(ctx);
+	mc_count(false);
+	r->peak_b = mc_enabled() ? (double)mc_peak() / r->items : NAN;
 	for (int i = 0; i < runs; i++) {
 		double c0, w0;
 
-		mc_mark();
 		c0 = _clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 		w0 = _clock_ms(CLOCK_MONOTONIC);
 		fn(ctx);
 		wall[i] = _clock_ms(CLOCK_MONOTONIC) - w0;
 		cpu[i] = _clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
-		if (mc_peak() > peak)
-			peak = mc_peak();
 	}
 	r->cpu_ms = _median(cpu, runs);
 	r->wall_ms = _median(wall, runs);
-	r->peak_b = mc_enabled() ? (double)peak / r->items : NAN;
 	free(cpu);
 	free(wall);
 }
@@ -404,8 +407,10 @@ static void _bench_fairshare(_opts_t *o, const long *sizes, int nsizes)
 					r.items = in.n;
 					r.input_b = (double)in.bytes / in.n;
 					if (w == 0) {
+						mc_count(true);
 						mc_mark();
 						c.tree = _tree_build(&in);
+						mc_count(false);
 						if (mc_enabled())
 							r.kept_b = (double)
 								mc_now() /
@@ -440,11 +445,12 @@ typedef struct {
 	uint32_t *in_part;       /* n x 2: per-partition priorities */
 	size_t bytes;            /* the per-job arrays */
 	time_t now;
+	mf_fs_algo_t algo;       /* whose fair-share factors the jobs take */
 	mf_tree_t *tree;
 	_fs_input_t users;
 } _prio_ctx_t;
 
-static void _prio_setup(_prio_ctx_t *c, long n)
+static void _prio_setup(_prio_ctx_t *c, long n, mf_fs_algo_t algo)
 {
 	static const char *const names[_NPART] = { "batch", "short", "big" };
 	static const uint16_t factor[_NPART] = { 10, 20, 5 };
@@ -452,7 +458,7 @@ static void _prio_setup(_prio_ctx_t *c, long n)
 	static const uint32_t max_time[_NPART] = { 2880, 60, MF_INFINITE };
 	static const uint32_t qos_prio[4] = { 0, 10, 50, 100 };
 	const uint32_t nodes = 1000, cores = 128;
-	mf_fs_config_t fs = { MF_FS_FAIR_TREE, 1 };
+	mf_fs_config_t fs = { algo, 1 };
 	GPtrArray *users = g_ptr_array_new();
 	uint64_t seed = 0xb0b0 + n;
 	uint32_t t;
@@ -460,6 +466,7 @@ static void _prio_setup(_prio_ctx_t *c, long n)
 
 	memset(c, 0, sizeof(*c));
 	c->n = n;
+	c->algo = algo;
 	c->now = 1763640000;
 	c->tres = mf_tres_set_create();
 	gpu = mf_tres_add(c->tres, "gres/gpu", NULL);
@@ -593,8 +600,7 @@ static void _prio_cycle(void *p)
 		mf_prio_job_t *j = &c->job[i];
 		uint32_t prio;
 
-		j->fs_factor = mf_job_fs_factor(c->assoc[i], MF_FS_FAIR_TREE,
-						1);
+		j->fs_factor = mf_job_fs_factor(c->assoc[i], c->algo, 1);
 		prio = mf_priority_compute(&c->cfg, j, c->now, &r);
 		for (uint32_t k = 0; k < j->part_cnt; k++)
 			c->in_part[2 * i + k] =
@@ -611,17 +617,24 @@ static void _prio_cycle(void *p)
 
 static void _bench_priority(_opts_t *o, const long *sizes, int nsizes)
 {
-	for (int s = 0; s < nsizes; s++) {
-		_prio_ctx_t c;
-		_row_t r = { "priority", "jobs", "fair_tree", sizes[s], 0, 0,
-			     0, 0, NAN };
+	/* Fair Tree: a job's factor is its association's, read; classic
+	 * (and DEPTH_OBLIVIOUS, the same per job): 2^(-UE/S) computed per
+	 * job, as mf_job_fs_factor() does */
+	static const mf_fs_algo_t algos[] = { MF_FS_FAIR_TREE, MF_FS_CLASSIC };
 
-		_prio_setup(&c, sizes[s]);
-		r.input_b = (double)c.bytes / c.n;
-		_measure(_prio_cycle, &c, o->runs, &r);
-		_prio_free(&c);
-		_print_row(o, &r);
-	}
+	for (size_t a = 0; a < G_N_ELEMENTS(algos); a++)
+		for (int s = 0; s < nsizes; s++) {
+			_prio_ctx_t c;
+			_row_t r = { "priority", "jobs",
+				     mf_fs_algo_name(algos[a]), sizes[s], 0,
+				     0, 0, 0, NAN };
+
+			_prio_setup(&c, sizes[s], algos[a]);
+			r.input_b = (double)c.bytes / c.n;
+			_measure(_prio_cycle, &c, o->runs, &r);
+			_prio_free(&c);
+			_print_row(o, &r);
+		}
 }
 
 /* ------------------------------------------------------------------ */
