@@ -35,6 +35,8 @@
 #                           accounting database (default: reuse them,
 #                           unless slurm-release names another version)
 #   MFPRIO_CLUSTER_TIMEOUT  seconds to wait for each daemon (default 60)
+#   MFPRIO_MAX_JOB_COUNT    slurm.conf's MaxJobCount (default 100000; the
+#                           controller benchmark raises it)
 #
 # Munge and MariaDB are shared with the machine and among the instances:
 # start reuses a running munged / mysqld (default sockets) and only starts
@@ -551,7 +553,7 @@ AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
 AccountingStoragePort=$DBD_PORT
 AccountingStorageEnforce=associations,limits,qos
-MaxJobCount=100000
+MaxJobCount=${MFPRIO_MAX_JOB_COUNT:-100000}
 ReturnToService=2
 InactiveLimit=0
 KillWait=5
