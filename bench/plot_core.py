@@ -152,7 +152,7 @@ def main():
     total_w = W * len(PANELS)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<!-- SPDX-License-Identifier: GPL-2.0-or-later -->',
-           '<!-- made by bench/plot_core.py from bench_core --csv -->',
+           '<!-- made by bench/plot_core.py from what bench_core prints as CSV -->',
            '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" font-family="sans-serif">'
            % (total_w, H, total_w, H),
