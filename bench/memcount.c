@@ -20,10 +20,16 @@
 #define MC_HEADER 8
 
 static int64_t _total, _mark, _peak;
+static bool _on;
 
 bool mc_enabled(void)
 {
 	return MC_WRAP;
+}
+
+void mc_count(bool on)
+{
+	_on = on;
 }
 
 void mc_mark(void)
@@ -53,7 +59,7 @@ static void _sub(void *p);
 
 static void *_add(void *p)
 {
-	if (p) {
+	if (p && _on) {
 		_total += (int64_t)malloc_usable_size(p) + MC_HEADER;
 		if (_total > _peak)
 			_peak = _total;
@@ -63,7 +69,7 @@ static void *_add(void *p)
 
 static void _sub(void *p)
 {
-	if (p)
+	if (p && _on)
 		_total -= (int64_t)malloc_usable_size(p) + MC_HEADER;
 }
 

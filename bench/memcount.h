@@ -11,6 +11,12 @@
  * counts as malloc_usable_size() plus the 8 bytes of its chunk header: the
  * memory the process really gives it.
  *
+ * Counting costs a call to malloc_usable_size() per allocation and per
+ * free, so it is off until mc_count(true): time with it off, count in a
+ * separate run.  A block freed while counting that was allocated while not
+ * would be subtracted without having been added: count whole runs, over
+ * blocks allocated in them (or mark after building what they free).
+ *
  * Use: mc_mark() before the code; after it, mc_peak() is the most the
  * heap held above the mark meanwhile, mc_now() what it holds above the mark
  * now.  Single-threaded use only (plain counters, no atomics).
@@ -26,6 +32,9 @@
 
 /* True if allocations are counted in this build. */
 bool mc_enabled(void);
+
+/* Count allocations from now on (ON) or stop counting. */
+void mc_count(bool on);
 
 /* Start a measurement: the current total becomes the mark and the peak. */
 void mc_mark(void);
