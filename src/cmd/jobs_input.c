@@ -16,22 +16,79 @@ void mf_job_line_free(mf_job_line_t *job)
 {
 	if (!job)
 		return;
-	g_free(job->job_id_str);
-	g_free(job->user);
-	g_free(job->account);
-	g_free(job->qos);
-	g_free(job->state);
-	g_free(job->reason);
-	g_strfreev(job->partitions);
-	g_free(job->tres);
-	g_free(job->file);
+	/* the strings are interned (shared for the process) but the array
+	 * task's name */
+	if (job->job_id_str != job->id_text)
+		g_free(job->job_id_str);
 	g_free(job);
+}
+
+/* N digits at S into *V.  Returns 0 or -1. */
+static int _digits(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 0;
+}
+
+/*
+ * "YYYY-MM-DDTHH:MM:SS" in the local time zone.  mktime() is slow and a
+ * dump repeats the same hours: the start of each hour is computed once and
+ * kept (time zones shift by whole hours or half hours at the start of an
+ * hour; within an hour the seconds add up).  Returns 0 or -1.
+ */
+static int _parse_local(const char *t, time_t *out)
+{
+	static GHashTable *hours;
+	int y, mo, d, h, mi, sec;
+	gpointer key, v;
+	time_t start;
+
+	if (strlen(t) != 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' ||
+	    t[13] != ':' || t[16] != ':' || _digits(t, 4, &y) ||
+	    _digits(t + 5, 2, &mo) || _digits(t + 8, 2, &d) ||
+	    _digits(t + 11, 2, &h) || _digits(t + 14, 2, &mi) ||
+	    _digits(t + 17, 2, &sec) || mo < 1 || mo > 12 || d < 1 ||
+	    d > 31 || h > 23 || mi > 59 || sec > 60 || y < 1970)
+		return -1;
+	if (!hours)
+		hours = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+					      g_free, NULL);
+	{
+		gint64 k = (((gint64)y * 100 + mo) * 100 + d) * 100 + h;
+
+		if (g_hash_table_lookup_extended(hours, &k, &key, &v)) {
+			start = (time_t)GPOINTER_TO_SIZE(v);
+		} else {
+			struct tm tm = { 0 };
+			gint64 *kp = g_new(gint64, 1);
+
+			tm.tm_year = y - 1900;
+			tm.tm_mon = mo - 1;
+			tm.tm_mday = d;
+			tm.tm_hour = h;
+			tm.tm_isdst = -1;
+			start = mktime(&tm);
+			/* a day that does not exist (Feb 30) */
+			if (start == (time_t)-1 || tm.tm_mday != d) {
+				g_free(kp);
+				return -1;
+			}
+			*kp = k;
+			g_hash_table_insert(hours, kp,
+					    GSIZE_TO_POINTER((gsize)start));
+		}
+	}
+	*out = start + mi * 60 + sec;
+	return 0;
 }
 
 int mf_parse_slurm_time(const char *text, time_t *out)
 {
-	struct tm tm;
-	const char *end;
 	char *nend;
 	long long secs;
 
@@ -49,13 +106,7 @@ int mf_parse_slurm_time(const char *text, time_t *out)
 		*out = (time_t)secs;
 		return 0;
 	}
-	memset(&tm, 0, sizeof(tm));
-	end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!end || *end)
-		return -1;
-	tm.tm_isdst = -1;
-	*out = mktime(&tm);
-	return *out == (time_t)-1 ? -1 : 0;
+	return _parse_local(text, out);
 }
 
 /* A whole number into *OUT within MAX.  Returns 0 or -1. */
@@ -111,44 +162,173 @@ static int _parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 	return 0;
 }
 
-/* Split TEXT into key -> value (first occurrence wins). */
-static GHashTable *_fields(const char *text)
+/*
+ * The keys of `scontrol -o show job` in the order scontrol prints them
+ * (22.05 to 26.05; keys a release adds are merely unknown to the others).
+ * ALWAYS: printed on every job line.  TEXT: a free-text value (a name, a
+ * path, a comment: spaces and '=' allowed).  A free-text value runs until
+ * a word "KEY=" whose KEY comes later in this order but no later than the
+ * next ALWAYS key: the words in between belong to the text, whatever they
+ * look like.  SiteFactor is ours (added by hand for a what-if).
+ */
+enum { _ALWAYS = 1, _TEXT = 2 };
+
+typedef struct {
+	const char *key;
+	unsigned flags;
+} _layout_t;
+
+static const _layout_t _layout[] = {
+	{ "JobId", _ALWAYS }, { "ArrayJobId", 0 }, { "ArrayTaskId", 0 },
+	{ "ArrayTaskThrottle", 0 }, { "HetJobId", 0 }, { "HetJobOffset", 0 },
+	{ "JobName", _ALWAYS | _TEXT }, { "HetJobIdSet", 0 },
+	{ "UserId", _ALWAYS }, { "GroupId", _ALWAYS }, { "MCS_label", 0 },
+	{ "Priority", _ALWAYS }, { "Nice", _ALWAYS }, { "Account", _ALWAYS },
+	{ "QOS", _ALWAYS }, { "WCKey", 0 }, { "JobState", _ALWAYS },
+	{ "Reason", _ALWAYS }, { "Dependency", _ALWAYS }, { "Requeue", 0 },
+	{ "Restarts", 0 }, { "BatchFlag", 0 }, { "Reboot", 0 },
+	{ "ExitCode", 0 }, { "DerivedExitCode", 0 }, { "RunTime", 0 },
+	{ "TimeLimit", 0 }, { "TimeMin", 0 }, { "SubmitTime", 0 },
+	{ "EligibleTime", 0 }, { "AccrueTime", 0 }, { "ResizeTime", 0 },
+	{ "StartTime", 0 }, { "EndTime", 0 }, { "Deadline", 0 },
+	{ "CronJob", 0 }, { "CrontabSpec", _TEXT },
+	{ "PreemptEligibleTime", 0 }, { "PreemptTime", 0 },
+	{ "SuspendTime", 0 }, { "SecsPreSuspend", 0 },
+	{ "LastSchedEval", 0 }, { "Scheduler", 0 }, { "Partition", 0 },
+	{ "AllocNode:Sid", 0 }, { "ReqNodeList", 0 }, { "ExcNodeList", 0 },
+	{ "NodeList", 0 }, { "BatchHost", 0 }, { "BatchFeatures", _TEXT },
+	{ "FedOrigin", 0 }, { "FedViableSiblings", 0 },
+	{ "FedActiveSiblings", 0 }, { "NumNodes", 0 }, { "NumCPUs", 0 },
+	{ "NumTasks", 0 }, { "CPUs/Task", 0 }, { "ReqB:S:C:T", 0 },
+	{ "TRES", 0 }, { "Socks/Node", 0 }, { "NtasksPerN:B:S:C", 0 },
+	{ "CoreSpec", 0 }, { "ThreadSpec", 0 }, { "JOB_GRES", 0 },
+	{ "Nodes", 0 }, { "CPU_IDs", 0 }, { "Mem", 0 }, { "GRES", 0 },
+	{ "MinCPUsNode", 0 }, { "MinMemoryNode", 0 }, { "MinMemoryCPU", 0 },
+	{ "MinTmpDiskNode", 0 }, { "Features", _TEXT },
+	{ "DelayBoot", _ALWAYS }, { "ClusterFeatures", _TEXT },
+	{ "Prefer", _TEXT }, { "Reservation", 0 }, { "OverSubscribe", 0 },
+	{ "Contiguous", 0 }, { "Licenses", 0 }, { "LicensesAlloc", 0 },
+	{ "Network", 0 }, { "Command", _TEXT }, { "WorkDir", _TEXT },
+	{ "AdminComment", _TEXT }, { "SystemComment", _TEXT },
+	{ "Comment", _TEXT }, { "StdErr", _TEXT }, { "StdIn", _TEXT },
+	{ "StdOut", _TEXT }, { "Switches", 0 }, { "BurstBuffer", _TEXT },
+	{ "BurstBufferState", _TEXT }, { "Power", 0 },
+	{ "GresEnforceBind", 0 }, { "KillOInInvalidDependent", 0 },
+	{ "SpreadJob", 0 }, { "CpusPerTres", 0 }, { "MemPerTres", 0 },
+	{ "TresBind", 0 }, { "TresFreq", 0 }, { "TresPerJob", 0 },
+	{ "TresPerNode", 0 }, { "TresPerSocket", 0 }, { "TresPerTask", 0 },
+	{ "MailUser", _TEXT }, { "MailType", 0 }, { "NtasksPerTRES", 0 },
+	{ "Container", _TEXT }, { "ContainerID", 0 },
+	{ "SELinuxContext", _TEXT }, { "SiteFactor", 0 },
+};
+
+/* The fields a job line is read for: indexes into _val. */
+enum {
+	F_JOBID, F_ARRAYJOBID, F_ARRAYTASKID, F_USERID, F_ACCOUNT, F_QOS,
+	F_PRIORITY, F_NICE, F_SITEFACTOR, F_JOBSTATE, F_REASON,
+	F_DEPENDENCY, F_TIMELIMIT, F_SUBMITTIME, F_ELIGIBLETIME,
+	F_ACCRUETIME, F_PARTITION, F_NUMNODES, F_NUMCPUS, F_TRES, F_N
+};
+
+static const char *const _wanted[F_N] = {
+	"JobId", "ArrayJobId", "ArrayTaskId", "UserId", "Account", "QOS",
+	"Priority", "Nice", "SiteFactor", "JobState", "Reason", "Dependency",
+	"TimeLimit", "SubmitTime", "EligibleTime", "AccrueTime", "Partition",
+	"NumNodes", "NumCPUs", "TRES",
+};
+
+/* key -> 1 + index in _layout; built once */
+static GHashTable *_pos_of;
+/* _field_at[i]: the F_* of _layout[i], or -1 */
+static int _field_at[G_N_ELEMENTS(_layout)];
+/* _end_of[i]: the index of the next ALWAYS key after i (or the end) */
+static int _end_of[G_N_ELEMENTS(_layout)];
+
+static void _layout_init(void)
 {
-	GHashTable *f = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      g_free);
-	char **words = g_strsplit_set(text, " \t\r\n", -1);
-	char *last_key = NULL;
+	int n = (int)G_N_ELEMENTS(_layout), next = n;
 
-	for (int i = 0; words[i]; i++) {
-		char *w = words[i], *eq;
-
-		if (!*w)
-			continue;
-		eq = strchr(w, '=');
-		if (!eq || eq == w) {
-			/* continues the previous value */
-			if (last_key) {
-				char *old = g_hash_table_lookup(f, last_key);
-
-				if (old)
-					g_hash_table_insert(f,
-						g_strdup(last_key),
-						g_strdup_printf("%s %s", old,
-								w));
-			}
-			continue;
-		}
-		*eq = '\0';
-		g_free(last_key);
-		last_key = NULL;
-		if (!g_hash_table_contains(f, w)) {
-			g_hash_table_insert(f, g_strdup(w), g_strdup(eq + 1));
-			last_key = g_strdup(w);
-		}
+	if (_pos_of)
+		return;
+	_pos_of = g_hash_table_new(g_str_hash, g_str_equal);
+	for (int i = n; i-- > 0;) {
+		_end_of[i] = next;
+		if (_layout[i].flags & _ALWAYS)
+			next = i;
+		g_hash_table_insert(_pos_of, (gpointer)_layout[i].key,
+				    GINT_TO_POINTER(i + 1));
+		_field_at[i] = -1;
+		for (int f = 0; f < F_N; f++)
+			if (!strcmp(_wanted[f], _layout[i].key))
+				_field_at[i] = f;
 	}
-	g_free(last_key);
-	g_strfreev(words);
-	return f;
+}
+
+/* The index of key W in _layout, or -1.  scontrol prints the keys in
+ * order: the few after the last one (HINT) are tried first. */
+static int _key_pos(const char *w, int hint)
+{
+	int n = (int)G_N_ELEMENTS(_layout);
+
+	for (int i = hint; i < n && i < hint + 8; i++)
+		if (!strcmp(w, _layout[i].key))
+			return i;
+	return GPOINTER_TO_INT(g_hash_table_lookup(_pos_of, w)) - 1;
+}
+
+/*
+ * Split the line TEXT (modified: NULs written after keys and values) into
+ * VAL[F_*] (pointers into TEXT, NULL when absent; the first occurrence of
+ * a key wins), skipping free-text values as _layout says.
+ */
+static void _fields(char *text, char *val[F_N])
+{
+	int text_pos = -1;       /* in a free-text value: its key's index */
+	int hint = 0;            /* just after the last key's index */
+	char *p = text;
+
+	memset(val, 0, sizeof(char *) * F_N);
+	for (;;) {
+		char *w, *eq, *end;
+		int pos, f;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		w = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '=')
+			p++;
+		if (*p != '=' || p == w) {
+			/* a word without a key: part of the value before */
+			while (*p && *p != ' ' && *p != '\t')
+				p++;
+			continue;
+		}
+		eq = p;
+		end = eq + 1;
+		while (*end && *end != ' ' && *end != '\t')
+			end++;
+		*eq = '\0';
+		pos = _key_pos(w, hint);
+		if (text_pos >= 0 &&
+		    (pos <= text_pos || pos > _end_of[text_pos])) {
+			/* inside a free-text value: not a field */
+			*eq = '=';
+			p = end;
+			continue;
+		}
+		text_pos = pos >= 0 && (_layout[pos].flags & _TEXT) ? pos : -1;
+		if (pos >= 0)
+			hint = pos + 1;
+		f = pos >= 0 ? _field_at[pos] : -1;
+		p = end;
+		if (*end)
+			p++;
+		*end = '\0';
+		if (f >= 0 && !val[f])
+			val[f] = eq + 1;
+	}
 }
 
 static bool _is_null(const char *v)
@@ -156,20 +336,55 @@ static bool _is_null(const char *v)
 	return !v || !*v || !strcmp(v, "(null)");
 }
 
-mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
-				 int line, mf_error_t *errp)
+/* Interned strings: the same user, account, QOS, partition list, state
+ * and reason are on many lines; one copy each for the process. */
+static const char *_intern(const char *s)
 {
-	GHashTable *f = _fields(text);
+	return g_intern_string(s);
+}
+
+/* PARTS ("a,b") as an interned NULL-ended list. */
+static const char *const *_intern_parts(const char *parts)
+{
+	static GHashTable *lists;
+	static const char *const none[1] = { NULL };
+	const char *key;
+	char **l;
+
+	if (_is_null(parts))
+		return none;
+	if (!lists)
+		lists = g_hash_table_new(g_direct_hash, g_direct_equal);
+	key = g_intern_string(parts);
+	if ((l = g_hash_table_lookup(lists, key)))
+		return (const char *const *)l;
+	l = g_strsplit(parts, ",", -1);
+	for (int i = 0; l[i]; i++) {
+		const char *in = g_intern_string(l[i]);
+
+		g_free(l[i]);
+		l[i] = (char *)in;
+	}
+	g_hash_table_insert(lists, (gpointer)key, l);
+	return (const char *const *)l;
+}
+
+static mf_job_line_t *_job_line_parse(char *text, const char *file,
+				      int line, mf_error_t *errp)
+{
+	char *f[F_N];
 	mf_job_line_t *job = g_new0(mf_job_line_t, 1);
 	const char *v;
 	uint64_t u;
 	const char *bad = NULL, *bad_value = NULL, *why = NULL;
 
-	job->file = g_strdup(file);
+	_layout_init();
+	_fields(text, f);
+	job->file = _intern(file);
 	job->line = line;
 	job->time_limit = 0xfffffffeU;
 
-	if (!(v = g_hash_table_lookup(f, "JobId"))) {
+	if (!(v = f[F_JOBID])) {
 		mf_errprintf(errp, "%s:%d: no JobId= field (expected a line of "
 			     "`scontrol -o show job`)", file, line);
 		goto fail;
@@ -179,13 +394,25 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 		goto bad_field;
 	}
 	job->job_id = (uint32_t)u;
-	job->job_id_str = g_strdup(v);
+	snprintf(job->id_text, sizeof(job->id_text), "%u", job->job_id);
+	job->job_id_str = job->id_text;
+	if (f[F_ARRAYJOBID] && f[F_ARRAYTASKID] &&
+	    !_is_null(f[F_ARRAYTASKID])) {
+		const char *t = f[F_ARRAYTASKID];
+		bool one = t[strspn(t, "0123456789")] == '\0';
 
-	if ((v = g_hash_table_lookup(f, "UserId"))) {
+		/* as squeue names them: 100_3, 100_[4-9%2] */
+		job->job_id_str = g_strdup_printf(one ? "%s_%s" : "%s_[%s]",
+						  f[F_ARRAYJOBID], t);
+	}
+
+	if ((v = f[F_USERID])) {
 		const char *paren = strchr(v, '(');
+		char *name = paren ? g_strndup(v, (gsize)(paren - v))
+				   : g_strdup(v);
 
-		job->user = paren ? g_strndup(v, (gsize)(paren - v))
-				  : g_strdup(v);
+		job->user = _intern(name);
+		g_free(name);
 		if (paren) {
 			char *num = g_strndup(paren + 1,
 					      strcspn(paren + 1, ")"));
@@ -199,14 +426,14 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 			goto bad_field;
 		}
 	} else {
-		job->user = g_strdup("");
+		job->user = _intern("");
 	}
-	v = g_hash_table_lookup(f, "Account");
-	job->account = g_strdup(_is_null(v) ? "" : v);
-	v = g_hash_table_lookup(f, "QOS");
-	job->qos = _is_null(v) ? NULL : g_strdup(v);
+	v = f[F_ACCOUNT];
+	job->account = _intern(_is_null(v) ? "" : v);
+	v = f[F_QOS];
+	job->qos = _is_null(v) ? NULL : _intern(v);
 
-	if ((v = g_hash_table_lookup(f, "Priority"))) {
+	if ((v = f[F_PRIORITY])) {
 		if (_parse_uint(v, 0xffffffffU, &u)) {
 			bad = "Priority", bad_value = v, why = "a number";
 			goto bad_field;
@@ -215,24 +442,21 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 	} else {
 		job->priority = 1;
 	}
-	if ((v = g_hash_table_lookup(f, "Nice")) &&
-	    _parse_int(v, &job->nice)) {
+	if ((v = f[F_NICE]) && _parse_int(v, &job->nice)) {
 		bad = "Nice", bad_value = v, why = "a number";
 		goto bad_field;
 	}
-	if ((v = g_hash_table_lookup(f, "SiteFactor")) &&
-	    _parse_int(v, &job->site_factor)) {
+	if ((v = f[F_SITEFACTOR]) && _parse_int(v, &job->site_factor)) {
 		bad = "SiteFactor", bad_value = v, why = "a number";
 		goto bad_field;
 	}
-	v = g_hash_table_lookup(f, "JobState");
-	job->state = g_strdup(v ? v : "PENDING");
-	v = g_hash_table_lookup(f, "Reason");
-	job->reason = g_strdup(v ? v : "None");
-	v = g_hash_table_lookup(f, "Dependency");
-	job->dependent = !_is_null(v);
+	v = f[F_JOBSTATE];
+	job->state = _intern(v ? v : "PENDING");
+	v = f[F_REASON];
+	job->reason = _intern(v ? v : "None");
+	job->dependent = !_is_null(f[F_DEPENDENCY]);
 
-	if ((v = g_hash_table_lookup(f, "TimeLimit"))) {
+	if ((v = f[F_TIMELIMIT])) {
 		if (!strcmp(v, "Partition_Limit")) {
 			job->time_limit = 0xfffffffeU;
 		} else {
@@ -247,28 +471,26 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 			job->time_limit = mins;
 		}
 	}
-	if ((v = g_hash_table_lookup(f, "SubmitTime")) &&
+	if ((v = f[F_SUBMITTIME]) &&
 	    mf_parse_slurm_time(v, &job->submit_time)) {
 		bad = "SubmitTime", bad_value = v, why = "a time";
 		goto bad_field;
 	}
-	if ((v = g_hash_table_lookup(f, "EligibleTime")) &&
+	if ((v = f[F_ELIGIBLETIME]) &&
 	    mf_parse_slurm_time(v, &job->eligible_time)) {
 		bad = "EligibleTime", bad_value = v, why = "a time";
 		goto bad_field;
 	}
-	if ((v = g_hash_table_lookup(f, "AccrueTime"))) {
+	if ((v = f[F_ACCRUETIME])) {
 		if (mf_parse_slurm_time(v, &job->accrue_time)) {
 			bad = "AccrueTime", bad_value = v, why = "a time";
 			goto bad_field;
 		}
 		job->has_accrue_time = true;
 	}
-	v = g_hash_table_lookup(f, "Partition");
-	job->partitions = _is_null(v) ? g_new0(char *, 1)
-				      : g_strsplit(v, ",", -1);
+	job->partitions = _intern_parts(f[F_PARTITION]);
 	job->min_nodes = 1;
-	if ((v = g_hash_table_lookup(f, "NumNodes"))) {
+	if ((v = f[F_NUMNODES])) {
 		uint32_t hi;
 
 		if (_parse_range(v, &job->min_nodes, &hi)) {
@@ -277,14 +499,13 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 		}
 	}
 	job->min_cpus = 1;
-	if ((v = g_hash_table_lookup(f, "NumCPUs")) &&
+	if ((v = f[F_NUMCPUS]) &&
 	    _parse_range(v, &job->min_cpus, &job->max_cpus)) {
 		bad = "NumCPUs", bad_value = v, why = "N or N-M";
 		goto bad_field;
 	}
-	v = g_hash_table_lookup(f, "TRES");
-	job->tres = _is_null(v) ? NULL : g_strdup(v);
-	g_hash_table_unref(f);
+	v = f[F_TRES];
+	job->tres = _is_null(v) ? NULL : _intern(v);
 	return job;
 
 bad_field:
@@ -292,77 +513,168 @@ bad_field:
 		     job->job_id_str ? job->job_id_str : "?", bad, bad_value,
 		     why);
 fail:
-	g_hash_table_unref(f);
 	mf_job_line_free(job);
 	return NULL;
 }
 
+mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
+				 int line, mf_error_t *errp)
+{
+	char *copy = g_strdup(text);
+	mf_job_line_t *job = _job_line_parse(copy, file, line, errp);
+
+	g_free(copy);
+	return job;
+}
+
+bool mf_job_named(const mf_job_line_t *job, const char *text)
+{
+	return !strcmp(text, job->job_id_str) || !strcmp(text, job->id_text);
+}
+
 /* Read PATH's lines; calls LINE_FN for each non-blank, non-comment line
- * but a first one that is the header of TITLES (may be NULL: none). */
-typedef int (*_line_fn)(const char *text, const char *path, int lineno,
+ * (its text may be modified) but a first one that is the header of TITLES
+ * (may be NULL: none).  One pass, one line in memory at a time. */
+typedef int (*_line_fn)(char *text, const char *path, int lineno,
 			void *arg, mf_error_t *errp);
 
 static int _each_line(const char *path, const char *const *titles,
 		      _line_fn fn, void *arg, mf_error_t *errp)
 {
 	bool first = true;
-	char *text = NULL;
-	GError *gerr = NULL;
-	char **lines;
-	int rc = 0;
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *fp = fopen(path, "r");
+	int rc = 0, lineno = 0;
 
-	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
-		rc = mf_errprintf(errp, "%s: %s", path, gerr->message);
-		g_error_free(gerr);
-		return rc;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i] && !rc; i++) {
-		char *l = lines[i];
-		size_t n = strlen(l);
+	if (!fp)
+		return mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
+	while (!rc && (n = getline(&l, &cap, fp)) >= 0) {
+		const char *s;
 
-		if (n && l[n - 1] == '\r')
-			l[n - 1] = '\0';
-		{
-			char *copy = g_strstrip(g_strdup(l));
-			bool skip = !*copy || copy[0] == '#';
-
-			g_free(copy);
-			if (skip)
-				continue;
-		}
+		lineno++;
+		while (n && (l[n - 1] == '\n' || l[n - 1] == '\r'))
+			l[--n] = '\0';
+		for (s = l; *s == ' ' || *s == '\t'; s++)
+			;
+		if (!*s || *s == '#')
+			continue;
 		if (first && titles && mf_dump_is_header(l, titles)) {
 			first = false;
 			continue;
 		}
 		first = false;
-		rc = fn(l, path, i + 1, arg, errp);
+		rc = fn(l, path, lineno, arg, errp);
 	}
-	g_strfreev(lines);
-	g_free(text);
+	if (!rc && ferror(fp))
+		rc = mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
+	free(l);
+	fclose(fp);
 	return rc;
 }
 
-static int _job_fn(const char *text, const char *path, int lineno,
-		   void *arg, mf_error_t *errp)
+/*
+ * A set of job ids with the line of each: open addressing, linear probing,
+ * 8 bytes a job (id in the high half, line in the low), grown at half
+ * full.
+ */
+typedef struct {
+	uint64_t *slot;
+	size_t cap, used;
+} _idset_t;
+
+static size_t _idset_home(uint32_t id, size_t cap)
 {
-	GPtrArray *jobs = arg;
-	mf_job_line_t *job = mf_job_line_parse(text, path, lineno, errp);
+	return (size_t)((id * 0x9E3779B1U) & (cap - 1));
+}
 
-	if (!job)
-		return -1;
-	for (guint i = 0; i < jobs->len; i++) {
-		mf_job_line_t *o = jobs->pdata[i];
+/* Add ID at LINE.  Returns 0, or the line ID was first seen at. */
+static int _idset_add(_idset_t *s, uint32_t id, int line)
+{
+	size_t i;
 
-		if (o->job_id == job->job_id) {
-			int rc = mf_errprintf(errp, "%s:%d: job %u is listed "
-					      "twice (first at line %d)", path,
-					      lineno, job->job_id, o->line);
-			mf_job_line_free(job);
-			return rc;
+	if (2 * (s->used + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 1024;
+		uint64_t *slot = g_new0(uint64_t, cap);
+
+		for (size_t k = 0; k < s->cap; k++) {
+			uint64_t e = s->slot[k];
+
+			if (!e)
+				continue;
+			for (i = _idset_home((uint32_t)(e >> 32), cap); slot[i];
+			     i = (i + 1) & (cap - 1))
+				;
+			slot[i] = e;
 		}
+		g_free(s->slot);
+		s->slot = slot;
+		s->cap = cap;
 	}
-	g_ptr_array_add(jobs, job);
+	for (i = _idset_home(id, s->cap); s->slot[i];
+	     i = (i + 1) & (s->cap - 1))
+		if ((uint32_t)(s->slot[i] >> 32) == id)
+			return (int)(uint32_t)s->slot[i];
+	s->slot[i] = ((uint64_t)id << 32) | (uint32_t)line;
+	s->used++;
+	return 0;
+}
+
+typedef struct {
+	mf_job_fn fn;
+	void *arg;
+	_idset_t ids;            /* job ids seen (ids are never 0) */
+	int jobs;                /* job lines read */
+	int no_jobs_line;        /* line of "No jobs in the system", or 0 */
+	int fn_rc;               /* what FN returned to stop */
+} _load_t;
+
+static int _job_fn(char *text, const char *path, int lineno, void *arg,
+		   mf_error_t *errp)
+{
+	_load_t *ld = arg;
+	mf_job_line_t *job;
+	int first;
+
+	if (!strcmp(g_strstrip(text), "No jobs in the system")) {
+		/* scontrol on an idle cluster */
+		ld->no_jobs_line = lineno;
+		return 0;
+	}
+	if (!(job = _job_line_parse(text, path, lineno, errp)))
+		return -1;
+	if ((first = _idset_add(&ld->ids, job->job_id, lineno))) {
+		mf_errprintf(errp, "%s:%d: job %u is listed twice (first at "
+			     "line %d)", path, lineno, job->job_id, first);
+		mf_job_line_free(job);
+		return -1;
+	}
+	ld->jobs++;
+	if ((ld->fn_rc = ld->fn(job, ld->arg)))
+		return -1;
+	return 0;
+}
+
+int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
+		 mf_error_t *errp)
+{
+	_load_t ld = { .fn = fn, .arg = arg };
+	int rc = _each_line(path, NULL, _job_fn, &ld, errp);
+
+	g_free(ld.ids.slot);
+	if (ld.fn_rc)
+		return ld.fn_rc;
+	if (!rc && ld.no_jobs_line && ld.jobs)
+		rc = mf_errprintf(errp, "%s:%d: \"No jobs in the system\" in a "
+				  "file that lists jobs", path,
+				  ld.no_jobs_line);
+	return rc;
+}
+
+static int _add_fn(mf_job_line_t *job, void *arg)
+{
+	g_ptr_array_add(arg, job);
 	return 0;
 }
 
@@ -371,14 +683,14 @@ GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp)
 	GPtrArray *jobs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)mf_job_line_free);
 
-	if (_each_line(path, NULL, _job_fn, jobs, errp)) {
+	if (mf_jobs_each(path, _add_fn, jobs, errp)) {
 		g_ptr_array_unref(jobs);
 		return NULL;
 	}
 	return jobs;
 }
 
-static int _qos_fn(const char *text, const char *path, int lineno,
+static int _qos_fn(char *text, const char *path, int lineno,
 		   void *arg, mf_error_t *errp)
 {
 	GHashTable *qos = arg;
@@ -423,7 +735,7 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp)
 	return qos;
 }
 
-static int _assoc_prio_fn(const char *text, const char *path, int lineno,
+static int _assoc_prio_fn(char *text, const char *path, int lineno,
 			  void *arg, mf_error_t *errp)
 {
 	GHashTable *t = arg;

@@ -8,16 +8,24 @@
  *   assoc priority file (optional):
  *                sacctmgr -P -n show assoc format=Account,User,Priority
  *
- * A job line is a list of Key=Value words.  A word without '=' continues
- * the previous value (JobName=my job); the first occurrence of a key wins.
- * The keys read: JobId, UserId, Account, QOS, Priority, Nice, JobState,
- * Reason, Dependency, TimeLimit, SubmitTime, EligibleTime, AccrueTime,
- * Partition, NumNodes, NumCPUs, TRES, and SiteFactor (not printed by
- * scontrol; may be added by hand for a what-if, default 0).  Times are
- * scontrol's local "YYYY-MM-DDTHH:MM:SS" (read in the local time zone, as
- * scontrol wrote them: run mfprio with the same TZ) or a number of seconds
- * since the epoch; "Unknown", "None" and "N/A" are 0.  Blank lines and
- * lines starting with '#' are skipped.
+ * A job line is a list of Key=Value words in the order scontrol prints
+ * them.  Free-text values (JobName, Command, WorkDir, Comment, StdOut,
+ * Features, ...) may hold spaces and '=': such a value runs until the key
+ * scontrol prints next, so a job named "x QOS=high" keeps its own QOS.  A
+ * word without '=' continues the value before it; the first occurrence of
+ * a key wins.  The keys read: JobId, ArrayJobId, ArrayTaskId, UserId,
+ * Account, QOS, Priority, Nice, JobState, Reason, Dependency, TimeLimit,
+ * SubmitTime, EligibleTime, AccrueTime, Partition, NumNodes, NumCPUs,
+ * TRES, and SiteFactor (not printed by scontrol; may be added by hand for
+ * a what-if, default 0).  Times are scontrol's local
+ * "YYYY-MM-DDTHH:MM:SS" (read in the local time zone, as scontrol wrote
+ * them: run mfprio with the same TZ) or a number of seconds since the
+ * epoch; "Unknown", "None" and "N/A" are 0.  Blank lines, lines starting
+ * with '#' and scontrol's "No jobs in the system" are skipped.
+ *
+ * The file is read in one pass, a line at a time; the strings that repeat
+ * from job to job (user, account, QOS, state, reason, partitions, TRES,
+ * file) are interned: shared for the life of the process, never freed.
  *
  * Every error names FILE:LINE and the field.
  */
@@ -26,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <time.h>
 
 #include <glib.h>
@@ -34,18 +43,20 @@
 
 typedef struct {
 	uint32_t job_id;
-	char *job_id_str;        /* as written (array jobs: 12_3 in
-				  * ArrayJobId/ArrayTaskId, JobId still
-				  * numeric) */
-	char *user;              /* UserId=NAME(UID) -> NAME */
+	char *job_id_str;        /* the job's name as squeue gives it: an
+				  * array's ArrayJobId_ArrayTaskId (100_3,
+				  * 100_[4-9]; owned), else the JobId
+				  * (in id_text) */
+	char id_text[12];
+	const char *user;        /* UserId=NAME(UID) -> NAME */
 	uint32_t uid;
-	char *account;
-	char *qos;               /* NULL if "(null)" */
+	const char *account;
+	const char *qos;         /* NULL if "(null)" */
 	uint32_t priority;       /* 0: held */
 	int64_t nice;
 	int64_t site_factor;
-	char *state;             /* JobState, e.g. PENDING */
-	char *reason;
+	const char *state;       /* JobState, e.g. PENDING */
+	const char *reason;
 	bool dependent;          /* Dependency set and not "(null)" */
 	uint32_t time_limit;     /* minutes; 0xffffffff UNLIMITED;
 				  * 0xfffffffe Partition_Limit */
@@ -53,12 +64,13 @@ typedef struct {
 	time_t eligible_time;
 	time_t accrue_time;
 	bool has_accrue_time;    /* the line had AccrueTime= */
-	char **partitions;       /* Partition= split at ',' (NULL-ended) */
+	const char *const *partitions; /* Partition= split at ','
+					* (NULL-ended) */
 	uint32_t min_nodes;
 	uint32_t min_cpus;
 	uint32_t max_cpus;       /* 0: no range given */
-	char *tres;              /* TRES= as written, or NULL */
-	char *file;
+	const char *tres;        /* TRES= as written, or NULL */
+	const char *file;
 	int line;
 } mf_job_line_t;
 
@@ -66,15 +78,32 @@ typedef struct {
  * Read the jobs file PATH.  Returns a new array of mf_job_line_t* (free
  * with g_ptr_array_unref), or NULL with errp naming FILE:LINE and the
  * field for a line with no JobId, a field that is not a number or a time,
- * a UserId without a name, or a job listed twice.
+ * a UserId without a name, or a job listed twice.  A file with no job
+ * (scontrol's "No jobs in the system") gives an empty array.
  */
 GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp);
+
+/*
+ * Read the jobs file PATH as mf_jobs_load() does, one line at a time,
+ * handing each job to FN (which owns it: mf_job_line_free()) with ARG.
+ * A job FN is handed is kept nowhere else.  Returns 0; -1 with errp as
+ * mf_jobs_load() says; or the non-zero value FN returned to stop (errp
+ * untouched: FN reports).
+ */
+typedef int (*mf_job_fn)(mf_job_line_t *job, void *arg);
+
+int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
+		 mf_error_t *errp);
 
 /* Parse one job line TEXT (for tests); FILE and LINE are for messages. */
 mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 				 int line, mf_error_t *errp);
 
 void mf_job_line_free(mf_job_line_t *job);
+
+/* JOB's name as squeue gives it (job_id_str); TEXT "100_3" or "100"
+ * names JOB. */
+bool mf_job_named(const mf_job_line_t *job, const char *text);
 
 /*
  * Read the QOS file PATH into a new table name -> priority

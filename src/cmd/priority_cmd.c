@@ -239,7 +239,7 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 {
 	mf_job_line_t *l = j->line;
 	mf_prio_job_t *pj = &j->job;
-	guint nparts = g_strv_length(l->partitions);
+	guint nparts = g_strv_length((gchar **)l->partitions);
 	GPtrArray *unknown = g_ptr_array_new_with_free_func(g_free);
 	mf_error_t e;
 
