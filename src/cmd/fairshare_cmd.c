@@ -77,6 +77,9 @@ static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp,
 		mf_cmd_error("%s", e.text);
 		return -1;
 	}
+	for (guint i = 0; i < conf->warnings->len; i++)
+		fprintf(stderr, "mfprio: warning: %s\n",
+			(const char *) conf->warnings->pdata[i]);
 	if ((p = mf_conf_get(conf, "PriorityFlags")) &&
 	    mf_priority_flags_parse(p->value, flags, &e))
 		fprintf(stderr, "mfprio: warning: %s:%d: %s: ignored, as "

@@ -633,6 +633,10 @@ mf_prio_conf_t *mf_prio_conf_read(const mf_conf_t *conf, mf_error_t *errp)
 	pc->warnings = g_ptr_array_new_with_free_func(g_free);
 	pc->nodes = g_ptr_array_new_with_free_func(_node_free);
 	pc->parts = g_ptr_array_new_with_free_func(_part_free);
+	/* the reader's own warnings (file syntax, missing Include) first */
+	for (guint i = 0; conf->warnings && i < conf->warnings->len; i++)
+		g_ptr_array_add(pc->warnings,
+				g_strdup(g_ptr_array_index(conf->warnings, i)));
 
 	_read_tres(pc, conf);
 	_read_settings(pc, conf);

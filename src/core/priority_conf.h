@@ -29,7 +29,8 @@
  * 4294967236 seconds (about 136 years).
  *
  * Slurm refuses to start on most bad values; mfprio goes on and reports
- * each one in `warnings`: "FILE:LINE: KEY=VALUE: what is wrong; using X".
+ * each one in `warnings`: "FILE:LINE: KEY=VALUE: what is wrong; using X",
+ * after the conf reader's own warnings (slurm_conf.h), copied first.
  * As slurmctld does, a cluster not using slurmdbd for accounting
  * (AccountingStorageType other than accounting_storage/slurmdbd) gets its
  * age and fair-share weights set to 0, with a warning.  The core never

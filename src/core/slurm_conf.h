@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * slurm_conf: a reader of slurm.conf text, as the slurm.conf(5) syntax
- * goes: one or more Key=Value pairs per line, keys case-insensitive, '#'
- * starts a comment, a trailing '\' continues the line, values may be
- * quoted with "...".  Lines whose first key is NodeName, PartitionName,
+ * goes, read as slurmctld's parser reads it: Key=Value pairs, keys
+ * case-insensitive, blanks allowed around '=', '#' starts a comment unless
+ * escaped ("\#"), a trailing '\' continues the line, a value is "..." or
+ * a run of non-blanks.  Lines whose first key is NodeName, PartitionName,
  * NodeSet, DownNodes or FrontendName are "records": all their pairs belong
  * together (mf_conf_record_t).  Other pairs are global settings; a later
- * one overrides an earlier one.  `Include FILE` lines are followed relative
- * to the including file's directory (depth limit 8).
+ * one overrides an earlier one.  `Include FILE` lines are followed, a
+ * relative FILE taken from the including file's directory, "%c" standing
+ * for the ClusterName in lower case (depth limit 8).
+ *
+ * Where slurmctld would refuse the file but the meaning is plain, the
+ * parse goes on and a warning "FILE:LINE: ..." saying so is recorded: a
+ * UTF-8 byte-order mark, a key slurmctld does not know, several global
+ * settings on one line, an Include that cannot be read (its path is also
+ * recorded in `missing`, so a caller that then lacks a needed setting can
+ * say where it may have been).
  *
  * Ownership: mf_conf_t owns all strings; borrowed pointers live until
  * mf_conf_free().
@@ -34,12 +43,15 @@ typedef struct {
 typedef struct {
 	GPtrArray *globals;      /* mf_conf_pair_t*, in file order */
 	GPtrArray *records;      /* mf_conf_record_t*, in file order */
+	GPtrArray *warnings;     /* char*, "FILE:LINE: message" */
+	GPtrArray *missing;      /* char*, Include paths not read */
 } mf_conf_t;
 
 /*
- * Parse the file at PATH.  Returns a new mf_conf_t, or NULL with errp
- * naming the file and line of a malformed line (no '=', empty key,
- * unterminated quote) or a file that cannot be read.
+ * Parse the file at PATH.  Returns a new mf_conf_t (its warnings to be
+ * shown by the caller), or NULL with errp naming the file and line of a
+ * line that cannot mean anything (no '=', empty key, unterminated quote),
+ * of Includes nested too deep, or PATH itself not readable.
  */
 mf_conf_t *mf_conf_load(const char *path, mf_error_t *errp);
 
