@@ -18,6 +18,12 @@ typedef struct {
 } _subcommand_t;
 
 static const _subcommand_t _subcommands[] = {
+	{ "why", cmd_why,
+	  "why one pending job runs before another, and what would change it" },
+	{ "check", cmd_check,
+	  "lint the priority settings against a snapshot (exit 3: findings)" },
+	{ "tree", cmd_tree,
+	  "the association tree: shares against usage; --svg FILE" },
 	{ "fairshare", cmd_fairshare,
 	  "fair-share of a cluster snapshot, as sshare -a -l -P prints it" },
 	{ "priority", cmd_priority,

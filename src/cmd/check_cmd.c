@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mfprio check: lint the priority settings against a snapshot.  Each
+ * finding is printed with its numbers and a fix; the exit status is 0 when
+ * nothing was found, 3 when something was (1 and 2 as for every command).
+ *
+ * Findings (each its own function below):
+ *   overflow      the weights' sum is above 2^32-1: jobs with high
+ *                 factors are clamped to the same priority
+ *   fs-weight     PriorityWeightFairshare below the number of user
+ *                 associations: the factor's steps are lost in rounding
+ *   saturated     every pending job's age factor is 1 (all waited
+ *                 PriorityMaxAge or more)
+ *   constant      a weighted factor is the same for every pending job
+ *   tres-unused   a PriorityWeightTRES entry for a TRES no pending job asks
+ *   off           weights or settings the configuration turns off: every
+ *                 weight under PriorityType other than priority/multifactor,
+ *                 FairShareDampeningFactor under Fair Tree
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "cmd.h"
+#include "input_opts.h"
+#include "json_out.h"
+#include "priority_flags.h"
+#include "priority_run.h"
+
+#define MF_EXIT_FINDINGS 3
+
+static const char _usage[] =
+"Usage: mfprio check --snapshot DIR | --conf FILE --jobs FILE [--qos FILE]\n"
+"                    [--assoc FILE [--usage FILE]] [--json] ...\n"
+"\n"
+"Lint the priority settings against the snapshot's jobs and associations:\n"
+"each finding with its numbers and the fix.  Exit status: 0 nothing found,\n"
+"3 findings, 1 bad input, 2 usage error.\n"
+"\n"
+MF_IOPT_HELP
+"  --json         the findings as one JSON object; see mfprio(1)\n"
+"  -h, --help     this text\n";
+
+enum { OPT_JSON = 1 };
+
+typedef struct {
+	char *kind;              /* overflow, fs-weight, ... */
+	char *what;              /* the finding, with its numbers */
+	char *fix;
+} _finding_t;
+
+static void _finding_free(gpointer p)
+{
+	_finding_t *f = p;
+
+	g_free(f->kind);
+	g_free(f->what);
+	g_free(f->fix);
+	g_free(f);
+}
+
+static void _found(GPtrArray *out, const char *kind, char *what, char *fix)
+{
+	_finding_t *f = g_new0(_finding_t, 1);
+
+	f->kind = g_strdup(kind);
+	f->what = what;
+	f->fix = fix;
+	g_ptr_array_add(out, f);
+}
+
+static void _overflow(const mf_prun_ctx_t *c, GPtrArray *out)
+{
+	const mf_prio_config_t *k = &c->cfg;
+	double sum = (double) k->weight_age + k->weight_assoc + k->weight_fs +
+		k->weight_js + k->weight_part + k->weight_qos;
+	double tres = 0;
+
+	for (uint32_t i = 0; k->weight_tres && k->tres && i < k->tres->cnt;
+	     i++)
+		tres += k->weight_tres[i];
+	sum += tres;
+	if (sum <= (double) MF_PRIORITY_MAX)
+		return;
+	_found(out, "overflow", g_strdup_printf(
+		"the weights add up to %.0f (Age %u + Assoc %u + Fairshare %u "
+		"+ JobSize %u + Partition %u + QOS %u + TRES %.0f), above "
+		"4294967295, the largest priority: a job whose factors are "
+		"near 1 is clamped to 4294967295, and such jobs tie",
+		sum, k->weight_age, k->weight_assoc, k->weight_fs,
+		k->weight_js, k->weight_part, k->weight_qos, tres),
+		g_strdup_printf("divide every weight by %.0f or more (their "
+				"ratios are what matters)",
+				ceil(sum / (double) MF_PRIORITY_MAX)));
+}
+
+static void _fs_weight(const mf_prun_ctx_t *c, GPtrArray *out)
+{
+	uint32_t n;
+
+	if (!c->tree || !c->cfg.weight_fs)
+		return;
+	n = c->tree->user_count;
+	if (c->cfg.weight_fs >= n)
+		return;
+	_found(out, "fs-weight", g_strdup_printf(
+		"PriorityWeightFairshare is %u but there are %u user "
+		"associations: fair-share factors that differ by less than "
+		"1/%u give the same priority, so users cannot be told apart",
+		c->cfg.weight_fs, n, c->cfg.weight_fs),
+		g_strdup_printf("PriorityWeightFairshare=%u at least (one to "
+				"two times the user associations: %u to %u)",
+				n, n, 2 * n));
+}
+
+/* Factor F of every row; true if all equal (*v: the value). */
+static bool _same(const mf_prun_ctx_t *c, size_t off, double *v)
+{
+	for (guint i = 0; i < c->rows->len; i++) {
+		const mf_prun_row_t *r = c->rows->pdata[i];
+		double x = *(const double *) ((const char *) &r->r + off);
+
+		if (r->r.direct)
+			continue;
+		if (isnan(*v))
+			*v = x;
+		else if (x != *v)
+			return false;
+	}
+	return !isnan(*v);
+}
+
+static char *_duration(uint32_t s)
+{
+	return g_strdup_printf("%u-%02u:%02u:%02u", s / 86400, s / 3600 % 24,
+			       s / 60 % 60, s % 60);
+}
+
+static void _factors(const mf_prun_ctx_t *c, GPtrArray *out)
+{
+	static const struct {
+		const char *name, *key;
+		size_t off;
+	} f[] = {
+		{ "age", "PriorityWeightAge", offsetof(mf_prio_result_t, age) },
+		{ "association", "PriorityWeightAssoc",
+		  offsetof(mf_prio_result_t, assoc) },
+		{ "fair-share", "PriorityWeightFairshare",
+		  offsetof(mf_prio_result_t, fs) },
+		{ "job size", "PriorityWeightJobSize",
+		  offsetof(mf_prio_result_t, js) },
+		{ "partition", "PriorityWeightPartition",
+		  offsetof(mf_prio_result_t, part) },
+		{ "QOS", "PriorityWeightQOS", offsetof(mf_prio_result_t, qos) },
+	};
+	const uint32_t w[] = {
+		c->cfg.weight_age, c->cfg.weight_assoc, c->cfg.weight_fs,
+		c->cfg.weight_js, c->cfg.weight_part, c->cfg.weight_qos,
+	};
+	guint njobs = c->jobs->len;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(f); i++) {
+		double v = NAN;
+
+		if (!w[i] || !_same(c, f[i].off, &v))
+			continue;
+		if (i == 0 && v >= 1.0) {
+			char *d = _duration(c->cfg.max_age);
+
+			_found(out, "saturated", g_strdup_printf(
+				"every one of the %u pending jobs has waited "
+				"PriorityMaxAge (%s) or more: all have age "
+				"factor 1 and PriorityWeightAge=%u adds the "
+				"same %u to each", njobs, d, w[i], w[i]),
+				g_strdup("raise PriorityMaxAge above the "
+					 "longest wait that should still count "
+					 "(or set PriorityWeightAge=0)"));
+			g_free(d);
+			continue;
+		}
+		if (njobs < 2)
+			continue;
+		_found(out, "constant", g_strdup_printf(
+			"every one of the %u pending jobs has %s factor %g: "
+			"%s=%u adds the same %.1f to each and decides nothing",
+			njobs, f[i].name, v, f[i].key, w[i], v * w[i]),
+			g_strdup_printf("set %s=0, or give the jobs a reason "
+					"to differ in it", f[i].key));
+	}
+}
+
+static void _tres_unused(const mf_prun_ctx_t *c, GPtrArray *out)
+{
+	const mf_prio_config_t *k = &c->cfg;
+
+	if (!k->weight_tres || !k->tres)
+		return;
+	for (uint32_t t = 0; t < k->tres->cnt; t++) {
+		bool asked = false;
+
+		if (k->weight_tres[t] <= 0)
+			continue;
+		for (guint i = 0; i < c->jobs->len && !asked; i++) {
+			const mf_prun_job_t *j = c->jobs->pdata[i];
+
+			asked = j->tres_cnt && j->tres_cnt[t] > 0;
+		}
+		if (asked)
+			continue;
+		_found(out, "tres-unused", g_strdup_printf(
+			"PriorityWeightTRES weighs %s at %g but none of the %u "
+			"pending jobs asks for it: the weight adds nothing",
+			k->tres->names[t], k->weight_tres[t], c->jobs->len),
+			g_strdup_printf("drop %s from PriorityWeightTRES (or "
+					"check its name against the jobs' "
+					"TRES)", k->tres->names[t]));
+	}
+}
+
+static void _off(const mf_prun_ctx_t *c, GPtrArray *out)
+{
+	const mf_prio_config_t *k = &c->cfg;
+	const char *type = c->pc->priority_type;
+
+	if (type && strcmp(type, "priority/multifactor") &&
+	    (k->weight_age || k->weight_assoc || k->weight_fs ||
+	     k->weight_js || k->weight_part || k->weight_qos ||
+	     k->weight_tres))
+		_found(out, "off", g_strdup_printf(
+			"PriorityType is %s: slurmctld ignores every "
+			"PriorityWeight* setting (the figures here are what "
+			"priority/multifactor would give)", type),
+			g_strdup("PriorityType=priority/multifactor, or drop "
+				 "the weights"));
+	if (c->fs_cfg.algo == MF_FS_FAIR_TREE && c->pc->fs_damp > 1)
+		_found(out, "off", g_strdup_printf(
+			"FairShareDampeningFactor is %u but Fair Tree (no "
+			"NO_FAIR_TREE or DEPTH_OBLIVIOUS in PriorityFlags) "
+			"has no dampening: the setting does nothing",
+			c->pc->fs_damp),
+			g_strdup("drop FairShareDampeningFactor, or add "
+				 "NO_FAIR_TREE to PriorityFlags if the "
+				 "classic algorithm was meant"));
+}
+
+static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
+			const mf_prun_opts_t *o, const GPtrArray *found)
+{
+	mf_json_t j;
+
+	mf_json_init(&j, fp);
+	mf_json_begin_object(&j, NULL);
+	mf_prun_json_settings(&j, "settings", c, o);
+	mf_json_uint(&j, "pending_jobs", c->jobs->len);
+	mf_json_begin_array(&j, "findings");
+	for (guint i = 0; i < found->len; i++) {
+		const _finding_t *f = found->pdata[i];
+
+		mf_json_begin_object(&j, NULL);
+		mf_json_string(&j, "kind", f->kind);
+		mf_json_string(&j, "finding", f->what);
+		mf_json_string(&j, "fix", f->fix);
+		mf_json_end_object(&j);
+	}
+	mf_json_end_array(&j);
+	mf_json_end_object(&j);
+	mf_json_finish(&j);
+}
+
+static int _check(mf_iopts_t *io, bool json)
+{
+	mf_prun_ctx_t c = { 0 };
+	GPtrArray *found;
+	int rc = mf_iopt_run(io, &c);
+
+	if (rc) {
+		mf_prun_clear(&c);
+		return rc;
+	}
+	found = g_ptr_array_new_with_free_func(_finding_free);
+	_overflow(&c, found);
+	_fs_weight(&c, found);
+	_factors(&c, found);
+	_tres_unused(&c, found);
+	_off(&c, found);
+	if (json) {
+		_print_json(stdout, &c, &io->o, found);
+	} else {
+		for (guint i = 0; i < found->len; i++) {
+			const _finding_t *f = found->pdata[i];
+
+			printf("%s: %s.\n  fix: %s.\n", f->kind, f->what,
+			       f->fix);
+		}
+		if (!found->len)
+			printf("No finding: %u pending jobs, %u user "
+			       "associations checked.\n", c.jobs->len,
+			       c.tree ? c.tree->user_count : 0);
+		else
+			printf("%u finding%s.\n", found->len,
+			       found->len > 1 ? "s" : "");
+	}
+	rc = found->len ? MF_EXIT_FINDINGS : MF_EXIT_OK;
+	g_ptr_array_unref(found);
+	mf_prun_clear(&c);
+	return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		MF_IOPT_LONGOPTS,
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	mf_iopts_t io;
+	bool json = false;
+	int ch, t, rc = MF_EXIT_OK;
+
+	mf_iopt_init(&io);
+	optind = 1;
+	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if ((t = mf_iopt_take(&io, ch, optarg))) {
+			if (t < 0)
+				rc = MF_EXIT_USAGE;
+		} else if (ch == OPT_JSON) {
+			json = true;
+		} else if (ch == 'h') {
+			fputs(_usage, stdout);
+			return MF_EXIT_OK;
+		} else {
+			fputs(_usage, stderr);
+			rc = MF_EXIT_USAGE;
+		}
+	}
+	if (!rc && optind < argc) {
+		mf_cmd_error("check: unexpected argument '%s'", argv[optind]);
+		rc = MF_EXIT_USAGE;
+	}
+	if (!rc)
+		rc = mf_iopt_finish(&io, "check");
+	if (!rc)
+		rc = _check(&io, json);
+	mf_iopt_clear(&io);
+	if ((!rc || rc == MF_EXIT_FINDINGS) && fflush(stdout))
+		rc = MF_EXIT_INPUT;
+	return rc;
+}

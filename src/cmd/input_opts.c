@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input_opts.h"
+
+void mf_iopt_init(mf_iopts_t *io)
+{
+	memset(io, 0, sizeof(*io));
+	io->o.now = time(NULL);
+}
+
+int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg)
+{
+	char *end;
+	long long v;
+
+	switch (ch) {
+	case MF_IOPT_CONF: io->o.conf = arg; return 1;
+	case MF_IOPT_JOBS: io->o.jobs = arg; return 1;
+	case MF_IOPT_QOS: io->o.qos = arg; return 1;
+	case MF_IOPT_ASSOC: io->o.assoc = arg; return 1;
+	case MF_IOPT_USAGE: io->o.usage = arg; return 1;
+	case MF_IOPT_ASSOC_PRIO: io->o.assoc_prio = arg; return 1;
+	case MF_IOPT_RELEASE: io->release = arg; return 1;
+	case MF_IOPT_SNAPSHOT: io->o.snapshot = arg; return 1;
+	case MF_IOPT_NOW:
+		errno = 0;
+		v = strtoll(arg, &end, 10);
+		if (!*arg || *end || errno || v < 0) {
+			mf_cmd_error("--now '%s': not a number of seconds "
+				     "since the epoch", arg);
+			return -1;
+		}
+		io->o.now = (time_t) v;
+		io->now_set = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int mf_iopt_finish(mf_iopts_t *io, const char *cmd)
+{
+	int rc;
+
+	if (io->o.snapshot &&
+	    (rc = mf_prun_from_snapshot(io->o.snapshot, &io->snap, &io->o,
+					io->now_set)))
+		return rc;
+	if (!io->o.conf || !io->o.jobs) {
+		mf_cmd_error("%s: --conf FILE and --jobs FILE are required%s",
+			     cmd, io->o.snapshot ? " (the snapshot lacks one)"
+			     : " (or --snapshot DIR)");
+		return MF_EXIT_USAGE;
+	}
+	if (io->o.usage && !io->o.assoc) {
+		mf_cmd_error("%s: --usage needs --assoc", cmd);
+		return MF_EXIT_USAGE;
+	}
+	return MF_EXIT_OK;
+}
+
+int mf_iopt_run(mf_iopts_t *io, mf_prun_ctx_t *c)
+{
+	if (io->release && mf_cmd_release_option(&c->rel, io->release))
+		return MF_EXIT_USAGE;
+	return mf_prun_run(c, &io->o);
+}
+
+void mf_iopt_clear(mf_iopts_t *io)
+{
+	mf_snapdir_clear(&io->snap);
+}

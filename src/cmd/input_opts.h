@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * input_opts: the input options that `mfprio why` and `mfprio check` take
+ * (--conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,
+ * --snapshot), filled into the options of the shared loader
+ * (priority_run.h), so that both read their inputs as `priority` does.
+ *
+ * Use: MF_IOPT_LONGOPTS in the getopt_long table; each option character
+ * offered to mf_iopt_take(); after the loop mf_iopt_finish(), then
+ * mf_iopt_run(); mf_iopt_clear() in every case.
+ */
+#ifndef MFPRIO_INPUT_OPTS_H
+#define MFPRIO_INPUT_OPTS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "priority_run.h"
+#include "snapshot_dir.h"
+
+enum {
+	MF_IOPT_CONF = 400, MF_IOPT_JOBS, MF_IOPT_QOS, MF_IOPT_ASSOC,
+	MF_IOPT_USAGE, MF_IOPT_ASSOC_PRIO, MF_IOPT_NOW, MF_IOPT_RELEASE,
+	MF_IOPT_SNAPSHOT,
+};
+
+#define MF_IOPT_LONGOPTS \
+	{ "conf", required_argument, NULL, MF_IOPT_CONF }, \
+	{ "jobs", required_argument, NULL, MF_IOPT_JOBS }, \
+	{ "qos", required_argument, NULL, MF_IOPT_QOS }, \
+	{ "assoc", required_argument, NULL, MF_IOPT_ASSOC }, \
+	{ "usage", required_argument, NULL, MF_IOPT_USAGE }, \
+	{ "assoc-prio", required_argument, NULL, MF_IOPT_ASSOC_PRIO }, \
+	{ "now", required_argument, NULL, MF_IOPT_NOW }, \
+	{ "release", required_argument, NULL, MF_IOPT_RELEASE }, \
+	{ "snapshot", required_argument, NULL, MF_IOPT_SNAPSHOT }
+
+/* The lines of the --help text that describe them. */
+#define MF_IOPT_HELP \
+"  --snapshot DIR the files of `mfprio snapshot DIR`; a file option given\n" \
+"                 overrides its file\n" \
+"  --conf FILE    slurm.conf (required without --snapshot)\n" \
+"  --jobs FILE    scontrol -o show job (required without --snapshot)\n" \
+"  --qos FILE     sacctmgr -P -n show qos format=Name,Priority\n" \
+"  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n" \
+"  --usage FILE   sshare -a -P -n -o Account,User,RawUsage\n" \
+"  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n" \
+"  --now SECONDS  the time to compute at (default: the snapshot's, else now)\n" \
+"  --release VER  the Slurm release to imitate (as `mfprio priority`)\n"
+
+typedef struct {
+	mf_prun_opts_t o;
+	const char *release;
+	bool now_set;
+	mf_snapdir_t snap;
+} mf_iopts_t;
+
+/* Start with no input and the current time. */
+void mf_iopt_init(mf_iopts_t *io);
+
+/*
+ * Take option CH with argument ARG if it is one of ours.  Returns 1 if
+ * taken, 0 if not ours, -1 after printing a usage error (a bad --now).
+ */
+int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg);
+
+/*
+ * After the options: fill what is missing from --snapshot and check that
+ * the inputs CMD needs are there.  Returns an exit status (errors
+ * printed).
+ */
+int mf_iopt_finish(mf_iopts_t *io, const char *cmd);
+
+/* Read and compute into C (zeroed) as `priority` does.  Returns an exit
+ * status; clear C with mf_prun_clear() either way. */
+int mf_iopt_run(mf_iopts_t *io, mf_prun_ctx_t *c);
+
+void mf_iopt_clear(mf_iopts_t *io);
+
+#endif
