@@ -3,7 +3,9 @@
  * Slurm time strings (timestr.h): every form slurm.conf accepts, minutes
  * rounded up as slurmctld rounds them, and the strings it refuses.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "suites.h"
 #include "timestr.h"
@@ -87,6 +89,68 @@ START_TEST(test_null)
 }
 END_TEST
 
+/* Points in time (mf_time_point) in UTC, "now" being 1700000000 =
+ * 2023-11-14T22:13:20 (a Tuesday); that day starts at 1700000000 - 80000
+ * = 1699920000, the next at 1700006400. */
+static const struct {
+	const char *text;
+	time_t at;
+} points[] = {
+	{ "1700000000", 1700000000 },
+	{ "2023-11-14T22:13:20", 1700000000 },
+	{ "2023-11-14T22:13", 1699999980 },
+	{ "2023-11-14", 1699920000 },
+	{ "2023-11-15T00:00:00", 1700006400 },
+	{ "now", 1700000000 },
+	{ "now+90", 1700000090 },
+	{ "now+3m", 1700000180 },
+	{ "now+2hours", 1700007200 },
+	{ "now-1d", 1699913600 },
+	{ "NOW+1week", 1700604800 },
+	{ "today", 1699920000 },
+	{ "tomorrow", 1700006400 },
+	{ "midnight", 1700006400 },              /* the next one */
+	{ "noon", 1700049600 },                  /* 22:13 is past noon */
+	{ "23:00", 1700002800 },                 /* still to come today */
+	{ "22:14:05", 1700000045 },
+	{ "22:13", 1700086380 },                 /* not later by the minute */
+	{ "9:30", 1700040600 },                  /* tomorrow 9:30 */
+	{ "today 12:00", 1699963200 },
+};
+
+static const char *const bad_points[] = {
+	"", "yesterday", "now+", "now+5parsecs", "now*2", "2023-13-01",
+	"25:00", "12:3", "2023-11-14T", "noonish", "-5", "1700000000s",
+};
+
+START_TEST(test_point)
+{
+	time_t t = 0;
+	mf_error_t e = { "" };
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ck_assert_msg(mf_time_point(points[_i].text, 1700000000, &t, &e) == 0,
+		      "mf_time_point(\"%s\"): %s", points[_i].text, e.text);
+	ck_assert_msg(t == points[_i].at, "mf_time_point(\"%s\") gives %lld, "
+		      "not %lld", points[_i].text, (long long)t,
+		      (long long)points[_i].at);
+}
+END_TEST
+
+START_TEST(test_bad_point)
+{
+	time_t t = 42;
+	mf_error_t e = { "" };
+
+	ck_assert_msg(mf_time_point(bad_points[_i], 1700000000, &t, &e) == -1,
+		      "mf_time_point(\"%s\") should fail", bad_points[_i]);
+	ck_assert_msg(strstr(e.text, "is not a time"),
+		      "the error for \"%s\" says what it is: %s",
+		      bad_points[_i], e.text);
+}
+END_TEST
+
 Suite *make_timestr_suite(void)
 {
 	Suite *s = suite_create("timestr");
@@ -95,6 +159,8 @@ Suite *make_timestr_suite(void)
 	tcase_add_loop_test(tc, test_good, 0, G_N_ELEMENTS(good));
 	tcase_add_loop_test(tc, test_bad, 0, G_N_ELEMENTS(bad));
 	tcase_add_test(tc, test_null);
+	tcase_add_loop_test(tc, test_point, 0, G_N_ELEMENTS(points));
+	tcase_add_loop_test(tc, test_bad_point, 0, G_N_ELEMENTS(bad_points));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,11 +24,12 @@
 #include "slurm_conf.h"
 #include "snapshot.h"
 #include "snapshot_dir.h"
+#include "timestr.h"
 
 static const char _usage[] =
 "Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
 "                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
-"                       [--now EPOCH] [--release VER] [-P] [-n]\n"
+"                       [--now TIME] [--release VER] [-P] [-n]\n"
 "                       [--explain JOBID] [--json]\n"
 "       mfprio priority --snapshot DIR [any option above]\n"
 "\n"
@@ -45,8 +46,11 @@ static const char _usage[] =
 "  --snapshot DIR     the files of `mfprio snapshot DIR` (its assoc-mgr\n"
 "                     before its usage); a file option given overrides\n"
 "                     its file\n"
-"  --now EPOCH        the time to compute at (default: the snapshot's\n"
-"                     time with --snapshot, else now)\n"
+"  --now TIME         the time to compute at, as scontrol prints it or\n"
+"                     sbatch --begin takes it: seconds since the epoch,\n"
+"                     YYYY-MM-DD[THH:MM[:SS]], now[+N[units]], today,\n"
+"                     midnight, noon, HH:MM[:SS] (default and \"now\": the\n"
+"                     snapshot's time with --snapshot, else now)\n"
 "  --release VER      the Slurm release to imitate, 22.05 to 26.05 (23.11\n"
 "                     or 23.11.11); default: the conf's SLURM_VERSION=, else\n"
 "                     a file slurm-version next to the conf (scontrol\n"
@@ -90,14 +94,17 @@ static void _warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void _job_free(gpointer p)
+static void _job_clear(_job_t *j)
 {
-	_job_t *j = p;
-
 	g_free(j->parts);
 	g_free(j->tres_cnt);
 	mf_prio_result_clear(&j->base);
-	g_free(j);
+}
+
+static void _job_free(gpointer p)
+{
+	_job_clear(p);
+	g_free(p);
 }
 
 static void _row_free(gpointer p)
@@ -125,8 +132,9 @@ static void _ctx_clear(_ctx_t *c)
 	mf_cmd_release_clear(&c->rel);
 }
 
-/* Read every input.  Returns an exit status (MF_EXIT_OK to go on). */
-static int _load(_ctx_t *c, const _opts_t *o)
+/* Read every input, the jobs file too if WITH_JOBS.  Returns an exit
+ * status (MF_EXIT_OK to go on). */
+static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 {
 	mf_error_t e;
 	mf_conf_t *conf = mf_conf_load(o->conf, &e);
@@ -165,7 +173,7 @@ static int _load(_ctx_t *c, const _opts_t *o)
 	c->fs_cfg.algo = mf_priority_flags_algo(c->pc->flags);
 	c->fs_cfg.damp = c->pc->fs_damp;
 
-	if (!(c->lines = mf_jobs_load(o->jobs, &e))) {
+	if (with_jobs && !(c->lines = mf_jobs_load(o->jobs, &e))) {
 		mf_cmd_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
@@ -217,6 +225,11 @@ static int _load(_ctx_t *c, const _opts_t *o)
 	return MF_EXIT_OK;
 }
 
+static int _load(_ctx_t *c, const _opts_t *o)
+{
+	return _load_inputs(c, o, true);
+}
+
 /* sprio lists a job if this holds (pending, eligible, not held). */
 static bool _listed(const _ctx_t *c, const mf_job_line_t *l, time_t now)
 {
@@ -247,11 +260,15 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 	pj->priority = l->priority;
 	pj->submit_time = l->submit_time;
 	pj->begin_time = l->eligible_time;
-	/* the controller's accrue time when the dump has it (with
-	 * ACCRUE_ALWAYS its scheduler sets it to the submit time, held and
-	 * dependent jobs included, on its next pass); else derived */
-	if (l->has_accrue_time)
+	/* the controller's accrue time when the dump has one; under
+	 * ACCRUE_ALWAYS a job without one (AccrueTime=Unknown: held,
+	 * dependent, or dumped before the flag was on) gets its submit time,
+	 * as the controller gives it on its next pass; else derived */
+	if (l->has_accrue_time && l->accrue_time)
 		pj->accrue_time = l->accrue_time;
+	else if (l->has_accrue_time &&
+		 !(c->pc->flags & MF_FLAG_ACCRUE_ALWAYS))
+		pj->accrue_time = 0;
 	else
 		pj->accrue_time = mf_job_accrue_time(c->pc->flags,
 						     l->submit_time,
@@ -454,6 +471,42 @@ static gint _by_priority(gconstpointer a, gconstpointer b)
 	return _by_job_id(a, b);
 }
 
+/* The scheduler's order: partition PriorityTier (highest first), then
+ * priority, then job id. */
+static int _queue_cmp(const _row_t *x, const _row_t *y)
+{
+	uint32_t tx = x->r.partition ? x->r.partition->priority_tier : 0;
+	uint32_t ty = y->r.partition ? y->r.partition->priority_tier : 0;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	if (x->r.priority != y->r.priority)
+		return x->r.priority > y->r.priority ? -1 : 1;
+	if (x->job->job.job_id != y->job->job.job_id)
+		return x->job->job.job_id < y->job->job.job_id ? -1 : 1;
+	return 0;
+}
+
+/* J has several partitions (j->job.parts set) */
+static bool pj_parts(const _job_t *j)
+{
+	return j->job.parts != NULL;
+}
+
+GPtrArray *mf_prun_part_ranked(const mf_prun_ctx_t *c, const mf_part_t *part)
+{
+	GPtrArray *ranked = g_ptr_array_new();
+
+	for (guint i = 0; i < c->rows->len; i++) {
+		_row_t *row = c->rows->pdata[i];
+
+		if (row->r.partition == part)
+			g_ptr_array_add(ranked, row);
+	}
+	g_ptr_array_sort(ranked, _by_priority);
+	return ranked;
+}
+
 /* sprio's %.Ns (right, cut) and %Ns (left, cut, padded). */
 static void _field(FILE *out, const char *s, int width, bool right)
 {
@@ -532,6 +585,187 @@ static void _print_table(const _ctx_t *c, const _opts_t *o, FILE *out)
 		for (size_t k = 0; k < G_N_ELEMENTS(f); k++)
 			g_free(f[k]);
 	}
+}
+
+/*
+ * The plain table over a big dump: each job is read, computed and reduced
+ * to the figures `sprio -l` prints, then its line and factors are freed.
+ * The rows live in one array, their TRES figures in another.
+ */
+typedef struct {
+	uint32_t job_id;
+	bool direct;
+	const char *user;            /* interned by jobs_input */
+	const mf_part_t *part;
+	double sprio;                /* sprio's PRIORITY */
+	double w[6];                 /* age, assoc, fs, js, part, qos */
+	int64_t site, nice;
+	size_t tres_at;              /* its w_tres in _stream_t.tres */
+} _lean_t;
+
+typedef struct {
+	_ctx_t *c;
+	time_t now;
+	GArray *rows;                /* _lean_t */
+	GArray *tres;                /* double, tres_cnt per row */
+} _stream_t;
+
+static void _lean_add(_stream_t *st, const _job_t *j,
+		      const mf_prio_result_t *r)
+{
+	_lean_t row = {
+		.job_id = j->job.job_id, .direct = r->direct,
+		.user = j->line->user, .part = r->partition,
+		.sprio = _sprio_sum(r),
+		.w = { r->w_age, r->w_assoc, r->w_fs, r->w_js, r->w_part,
+		       r->w_qos },
+		.site = r->site, .nice = r->nice, .tres_at = st->tres->len,
+	};
+
+	if (r->clamped && !st->c->clamp_warned) {
+		_warn("job %u: priority %.0f is above 4294967295 and is "
+		      "clamped to it (Slurm does the same and logs it; sprio "
+		      "shows the unclamped sum); lower the weights",
+		      j->job.job_id, r->sum);
+		st->c->clamp_warned = true;
+	}
+	g_array_append_vals(st->tres, r->w_tres, r->tres_cnt);
+	g_array_append_val(st->rows, row);
+}
+
+static int _stream_fn(mf_job_line_t *l, void *arg)
+{
+	_stream_t *st = arg;
+	_ctx_t *c = st->c;
+	uint32_t tres_cnt = c->pc->tres->cnt;
+	_job_t j = { .line = l };
+	int rc;
+
+	if (!_listed(c, l, st->now)) {
+		mf_job_line_free(l);
+		return 0;
+	}
+	if ((rc = _build_job(c, &j, st->now)))
+		goto out;
+	mf_prio_result_init(&j.base, tres_cnt);
+	mf_priority_compute(&c->cfg, &j.job, st->now, &j.base);
+	if (!j.job.parts) {
+		_lean_add(st, &j, &j.base);
+	} else {
+		mf_prio_result_t r;
+
+		mf_prio_result_init(&r, tres_cnt);
+		for (uint32_t k = 0; k < j.job.part_cnt; k++) {
+			mf_priority_in_part(&c->cfg, &j.job, &j.base,
+					    j.job.parts[k], &r);
+			_lean_add(st, &j, &r);
+		}
+		mf_prio_result_clear(&r);
+	}
+out:
+	_job_clear(&j);
+	mf_job_line_free(l);
+	return rc;
+}
+
+/* V as "%.0f" writes it, faster for the usual whole-number range. */
+static void _fmt0(char *buf, size_t n, double v)
+{
+	double r;
+
+	if (!(fabs(v) < 9e15)) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
+	r = nearbyint(v);    /* to even at .5, as printf does */
+	if (r == 0 && signbit(v))
+		snprintf(buf, n, "-0");
+	else
+		snprintf(buf, n, "%lld", (long long)r);
+}
+
+/* Sort keys: job id in the high half, row index in the low one (a job's
+ * partitions stay in tier order, as computed). */
+static int _key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
+{
+	const _lean_t *rows = (const _lean_t *)(void *)st->rows->data;
+	const double *tres = (const double *)(void *)st->tres->data;
+	const mf_tres_set_t *set = st->c->pc->tres;
+	uint64_t *order = g_new(uint64_t, st->rows->len ? st->rows->len : 1);
+	GString *ts = g_string_new(NULL);
+
+	for (guint i = 0; i < st->rows->len; i++)
+		order[i] = (uint64_t)rows[i].job_id << 32 | i;
+	qsort(order, st->rows->len, sizeof(*order), _key_cmp);
+	if (!o->noheader)
+		_print_fields(out, (char **)_header, o->parsable);
+	for (guint i = 0; i < st->rows->len; i++) {
+		const _lean_t *row = &rows[(uint32_t)order[i]];
+		char b[G_N_ELEMENTS(_header)][40];
+		char *f[G_N_ELEMENTS(_header)];
+
+		snprintf(b[0], sizeof(b[0]), "%u", row->job_id);
+		snprintf(b[3], sizeof(b[3]), "%lld", (long long)row->sprio);
+		_fmt0(b[4], sizeof(b[4]), row->direct ? 0.0 : (double)row->site);
+		for (int k = 0; k < 6; k++)
+			_fmt0(b[5 + k], sizeof(b[5 + k]), row->w[k]);
+		_fmt0(b[11], sizeof(b[11]),
+		      row->direct ? 0.0 : (double)row->nice);
+		g_string_truncate(ts, 0);
+		for (uint32_t k = 0; k < set->cnt; k++) {
+			double v = tres[row->tres_at + k];
+
+			char num[40];
+
+			if (!v)
+				continue;
+			_fmt0(num, sizeof(num), v);
+			if (ts->len)
+				g_string_append_c(ts, ',');
+			g_string_append(ts, set->names[k]);
+			g_string_append_c(ts, '=');
+			g_string_append(ts, num);
+		}
+		for (size_t k = 0; k < G_N_ELEMENTS(f); k++)
+			f[k] = b[k];
+		f[1] = (char *)(row->part ? row->part->name : "");
+		f[2] = (char *)row->user;
+		f[12] = ts->str;
+		_print_fields(out, f, o->parsable);
+	}
+	g_string_free(ts, TRUE);
+	g_free(order);
+}
+
+/* Read the inputs, then stream the jobs file into the table.  Returns an
+ * exit status. */
+static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
+{
+	_stream_t st = { .c = c, .now = o->now };
+	mf_error_t e;
+	int rc;
+
+	if ((rc = _load_inputs(c, o, false)))
+		return rc;
+	st.rows = g_array_new(FALSE, FALSE, sizeof(_lean_t));
+	st.tres = g_array_new(FALSE, FALSE, sizeof(double));
+	rc = mf_jobs_each(o->jobs, _stream_fn, &st, &e);
+	if (rc < 0) {
+		mf_cmd_error("%s", e.text);
+		rc = MF_EXIT_INPUT;
+	}
+	if (!rc)
+		_print_lean(&st, o, out);
+	g_array_free(st.rows, TRUE);
+	g_array_free(st.tres, TRUE);
+	return rc;
 }
 
 static void _fmt_duration(char *buf, size_t n, uint64_t secs)
@@ -649,8 +883,25 @@ static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
 
 	errno = 0;
 	id = strtoul(o->explain, &end, 10);
+	if (!errno && id && *end == '_') {
+		/* an array job as squeue names it: 100_3, 100_[4-9] */
+		for (guint i = 0; i < c->lines->len && *end; i++) {
+			const mf_job_line_t *l = c->lines->pdata[i];
+
+			if (mf_job_named(l, o->explain)) {
+				id = l->job_id;
+				end = (char *)"";
+			}
+		}
+		if (*end) {
+			mf_cmd_error("job %s is not in %s", o->explain,
+				     o->jobs);
+			return MF_EXIT_INPUT;
+		}
+	}
 	if (*end || errno || !id) {
-		mf_cmd_error("--explain '%s': not a job id", o->explain);
+		mf_cmd_error("--explain '%s': not a job id (JOBID, or an "
+			     "array task ARRAYID_TASK)", o->explain);
 		return MF_EXIT_USAGE;
 	}
 	for (guint i = 0; i < c->jobs->len; i++) {
@@ -694,7 +945,6 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 
 	if ((rc = _explained(c, o, &j)))
 		return rc;
-	ranked = g_ptr_array_new();
 	{
 		const mf_prio_result_t *r = &j->base;
 		const mf_prio_job_t *pj = &j->job;
@@ -801,48 +1051,54 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 		}
 	}
 
-	/* rank: every row, by priority */
-	for (guint i = 0; i < c->rows->len; i++)
-		g_ptr_array_add(ranked, c->rows->pdata[i]);
-	g_ptr_array_sort(ranked, _by_priority);
-	for (guint i = 0; i < ranked->len; i++) {
-		const _row_t *row = ranked->pdata[i];
-		const _row_t *above = NULL, *below = NULL;
+	/* rank: as the scheduler queues it, in each of its partitions */
+	for (uint32_t k = 0; k < (pj_parts(j) ? j->job.part_cnt : 1); k++) {
+		const mf_part_t *part = pj_parts(j) ? j->job.parts[k]
+						    : j->job.part;
+		const _row_t *row = NULL, *above = NULL, *below = NULL;
+		guint at = 0;
 
-		if (row->job != j || row->r.partition != j->job.part)
+		ranked = mf_prun_part_ranked(c, part);
+		for (guint i = 0; i < ranked->len && !row; i++)
+			if (((_row_t *)ranked->pdata[i])->job == j) {
+				row = ranked->pdata[i];
+				at = i;
+			}
+		if (!row) {
+			g_ptr_array_unref(ranked);
 			continue;
-		for (guint k = i; k-- > 0;)
-			if (((_row_t *)ranked->pdata[k])->job != j) {
-				above = ranked->pdata[k];
-				break;
-			}
-		for (guint k = i + 1; k < ranked->len; k++)
-			if (((_row_t *)ranked->pdata[k])->job != j) {
-				below = ranked->pdata[k];
-				break;
-			}
-		fprintf(out, "Rank %u of %u pending rows in partition %s (by "
-			"priority, then job id)\n", i + 1, ranked->len,
-			row->r.partition ? row->r.partition->name : "(none)");
+		}
+		if (at > 0)
+			above = ranked->pdata[at - 1];
+		if (at + 1 < ranked->len)
+			below = ranked->pdata[at + 1];
+		fprintf(out, "Rank %u of %u pending jobs in partition %s (tier "
+			"%u; by priority, then job id)\n", at + 1, ranked->len,
+			part ? part->name : "(none)",
+			part ? part->priority_tier : 0);
 		_explain_neighbour(out, "just above", row, above, true);
 		_explain_neighbour(out, "just below", row, below, false);
-		break;
+		g_ptr_array_unref(ranked);
 	}
-	g_ptr_array_unref(ranked);
+	{
+		/* the scheduler's one queue: tier first, then priority */
+		const _row_t *mine = mf_prun_job_row(c, j);
+		guint pos = 0, ahead = 0;
+
+		for (guint i = 0; mine && i < c->rows->len; i++) {
+			const _row_t *x = c->rows->pdata[i];
+
+			if (x->job != j && _queue_cmp(x, mine) < 0)
+				ahead++;
+		}
+		pos = ahead + 1;
+		fprintf(out, "In the scheduler's queue (partition PriorityTier "
+			"first, then priority): %u of %u rows; a job queued in "
+			"several partitions is tried in each, in tier order\n",
+			pos, c->rows->len);
+	}
+	ranked = NULL;
 	return MF_EXIT_OK;
-}
-
-static int _parse_now(const char *s, time_t *now)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (!*s || *end || errno || v < 0)
-		return -1;
-	*now = (time_t)v;
-	return 0;
 }
 
 /* The inputs O lacks, from the snapshot directory DIR (kept in *SNAP);
@@ -892,6 +1148,7 @@ int cmd_priority(int argc, char **argv)
 	const char *snapshot = NULL;
 	mf_snapdir_t snap = { 0 };
 	bool now_set = false;
+	const char *now_arg = NULL;
 	int ch, rc;
 
 	optind = 1;
@@ -907,12 +1164,7 @@ int cmd_priority(int argc, char **argv)
 		case OPT_SNAPSHOT: snapshot = optarg; break;
 		case OPT_NOW:
 			now_set = true;
-			if (_parse_now(optarg, &o.now)) {
-				mf_cmd_error("--now '%s': not a number of "
-					     "seconds since the epoch", optarg);
-				_ctx_clear(&c);
-				return MF_EXIT_USAGE;
-			}
+			now_arg = optarg;
 			break;
 		case OPT_RELEASE:
 			if (mf_cmd_release_option(&c.rel, optarg)) {
@@ -937,6 +1189,16 @@ int cmd_priority(int argc, char **argv)
 	o.snapshot = snapshot;
 	if (snapshot)
 		rc = _from_snapshot(snapshot, &snap, &o, now_set);
+	if (!rc && now_arg) {
+		/* "now" is the snapshot's time with --snapshot */
+		time_t ref = snapshot ? snap.taken : o.now;
+		mf_error_t e;
+
+		if (mf_time_point(now_arg, ref, &o.now, &e)) {
+			mf_cmd_error("--now %s", e.text);
+			rc = MF_EXIT_USAGE;
+		}
+	}
 	if (rc) {
 		/* reported */
 	} else if (optind < argc) {
@@ -952,6 +1214,15 @@ int cmd_priority(int argc, char **argv)
 	} else if (o.usage && !o.assoc) {
 		mf_cmd_error("priority: --usage needs --assoc");
 		rc = MF_EXIT_USAGE;
+	}
+	if (!rc && !o.explain && !o.json) {
+		/* the plain table: streamed, for dumps of any size */
+		rc = _stream_table(&c, &o, stdout);
+		_ctx_clear(&c);
+		mf_snapdir_clear(&snap);
+		if (!rc && fflush(stdout))
+			return MF_EXIT_INPUT;
+		return rc;
 	}
 	if (rc || (rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
 		_ctx_clear(&c);

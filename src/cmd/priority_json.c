@@ -156,19 +156,6 @@ int mf_prun_print_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 	return MF_EXIT_OK;
 }
 
-/* Rows by priority, highest first, then by job id (as the text output). */
-static gint _by_priority(gconstpointer a, gconstpointer b)
-{
-	const mf_prun_row_t *x = *(mf_prun_row_t *const *)a;
-	const mf_prun_row_t *y = *(mf_prun_row_t *const *)b;
-
-	if (x->r.priority != y->r.priority)
-		return x->r.priority > y->r.priority ? -1 : 1;
-	if (x->job->job.job_id != y->job->job.job_id)
-		return x->job->job.job_id < y->job->job.job_id ? -1 : 1;
-	return 0;
-}
-
 /* One factor line of the explanation. */
 static void _factor(mf_json_t *j, const char *name, double value,
 		    double weight, double weighted)
@@ -329,10 +316,8 @@ int mf_prun_explain_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 		}
 	mf_json_end_array(&j);
 
-	ranked = g_ptr_array_new();
-	for (guint i = 0; i < c->rows->len; i++)
-		g_ptr_array_add(ranked, c->rows->pdata[i]);
-	g_ptr_array_sort(ranked, _by_priority);
+	/* ranked in its first partition's queue */
+	ranked = mf_prun_part_ranked(c, pj->part);
 	for (guint i = 0; i < ranked->len; i++) {
 		const mf_prun_row_t *row = ranked->pdata[i];
 		const mf_prun_row_t *above = NULL, *below = NULL;

@@ -98,6 +98,11 @@ void mf_prun_clear(mf_prun_ctx_t *c);
 int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 		      const mf_prun_job_t **job);
 
+/* The rows of partition PART, highest priority first, then by job id
+ * (the partition's queue); a new array of borrowed rows. */
+GPtrArray *mf_prun_part_ranked(const mf_prun_ctx_t *c,
+			       const mf_part_t *part);
+
 /* The row of J in its first partition (the priority the job holds). */
 const mf_prun_row_t *mf_prun_job_row(const mf_prun_ctx_t *c,
 				     const mf_prun_job_t *j);

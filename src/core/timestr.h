@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "mf_error.h"
 
@@ -43,5 +44,23 @@ int mf_timestr_secs(const char *s, uint32_t *secs, bool *unlimited,
  * the string.
  */
 int mf_timestr_mins(const char *s, uint32_t *mins, mf_error_t *errp);
+
+/*
+ * A point in time S as scontrol prints it and sbatch --begin takes it,
+ * read in the local time zone, into *OUT:
+ *
+ *   1700000000               seconds since the epoch
+ *   2023-11-14T22:13:20      YYYY-MM-DD[THH:MM[:SS]] (a day alone: 00:00)
+ *   now, now+2hours, now-1d  REF moved by N seconds, minutes, hours, days
+ *                            or weeks (any prefix of the unit; none:
+ *                            seconds)
+ *   today, tomorrow          the start of that day [THH:MM[:SS]]
+ *   midnight, noon, 14:30    the next such time after REF (today if still
+ *                            to come by the minute, else tomorrow)
+ *
+ * REF stands for "now".  Returns 0, or -1 with errp quoting S and the
+ * forms taken.
+ */
+int mf_time_point(const char *s, time_t ref, time_t *out, mf_error_t *errp);
 
 #endif

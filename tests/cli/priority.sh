@@ -80,7 +80,12 @@ expect_line "explain: priority" "  priority = 6810.73 -> 6810" \
 expect_line "explain: qos" "  qos             0.1000000         3000         300.00  QOS priority 10 of highest 100" \
 	$BASE --jobs "$S/jobs.txt" --explain 106
 # shellcheck disable=SC2086
-expect_line "explain: neighbour" "  just above: job 102 (bob, short) priority 8858 (+2048): it is ahead by qos +2700.00, jobsize +343.75, tres +150.00, age +4.17" \
+# ranked in its own partition's queue (long): 102 there, 10058 (+3248):
+# qos 3000 - 300, TRES 400 - 50, size 500 - 156.25, age 4.17 - 0
+expect_line "explain: neighbour" "  just above: job 102 (bob, long) priority 10058 (+3248): it is ahead by qos +2700.00, tres +350.00, jobsize +343.75, age +4.17" \
+	$BASE --jobs "$S/jobs.txt" --explain 106
+# shellcheck disable=SC2086
+expect_line "explain: rank in the partition" "Rank 2 of 2 pending jobs in partition long (tier 1; by priority, then job id)" \
 	$BASE --jobs "$S/jobs.txt" --explain 106
 # INCR_ONLY: a job whose current priority (9000) is above the computed one
 # (6810) keeps it
