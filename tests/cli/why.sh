@@ -106,7 +106,8 @@ if [ $rc != 0 ] && grep -q 99 "$err"; then ok "why: an unknown job is named"
 else bad "why: an unknown job is named"; fi
 # shellcheck disable=SC2086
 "$MFPRIO" why 1 $WHY >"$out" 2>"$err"
-[ $? = 2 ] && ok "why: one id is a usage error" || bad "why: one id is a usage error"
+if [ $? = 2 ]; then ok "why: one id is a usage error"
+else bad "why: one id is a usage error"; fi
 
 # On the example snapshot (classic fair-share; by hand from its files:
 # PriorityMaxAge 7 days = 604800 s, weights age 10000, fair-share 2000,
@@ -141,12 +142,14 @@ lint() {
 # 4294967295 + 100 + 300 = 4294967695 > 4294967295; / 2 fits
 lint "weights overflow" overflow "the weights add up to 4294967695" \
 	PriorityWeightAge=4294967295
-grep -qF "divide every weight by 2 or more" "$out" && ok "check: overflow fix" || bad "check: overflow fix"
+if grep -qF "divide every weight by 2 or more" "$out"; then ok "check: overflow fix"
+else bad "check: overflow fix"; fi
 # 3 user associations: the weight should be 3 to 6
 lint "fair-share weight too small" fs-weight \
 	"PriorityWeightFairshare is 2 but there are 3 user associations" \
 	PriorityWeightFairshare=2
-grep -qF "PriorityWeightFairshare=3 at least" "$out" && ok "check: fs-weight fix" || bad "check: fs-weight fix"
+if grep -qF "PriorityWeightFairshare=3 at least" "$out"; then ok "check: fs-weight fix"
+else bad "check: fs-weight fix"; fi
 # an hour of PriorityMaxAge: every job (1 to 3 days) at age 1
 lint "age saturated" saturated \
 	"every one of the 3 pending jobs has waited PriorityMaxAge (0-01:00:00)" \
