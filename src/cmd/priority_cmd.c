@@ -954,8 +954,13 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 
 		char rel[8];
 
-		fprintf(out, "Job %u: user %s, account %s, QOS %s, partition "
-			"%s, state %s, at %ld\n", pj->job_id, l->user,
+		if (l->job_id_str && strcmp(l->job_id_str, l->id_text))
+			fprintf(out, "Job %s (JobId %u)", l->job_id_str,
+				pj->job_id);
+		else
+			fprintf(out, "Job %u", pj->job_id);
+		fprintf(out, ": user %s, account %s, QOS %s, partition "
+			"%s, state %s, at %ld\n", l->user,
 			l->account, l->qos ? l->qos : "(none)",
 			pj->part ? pj->part->name : "(none)", l->state,
 			(long)o->now);

@@ -242,6 +242,85 @@ expect_fail "bad --explain" 2 "--explain 'x'" $BASE --jobs "$S/jobs.txt" --expla
 expect_fail "--usage without --assoc" 2 "--usage needs --assoc" \
 	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --usage "$S/usage.txt"
 
+# --- job dumps as scontrol writes them (issue 12)
+# Free text never leaks into fields: job 111 is job 101 (4423, computed
+# above) named "x QOS=high Priority=0 Partition=long", with a command, a
+# work dir, a comment and an output path that hold QOS=high, Account=b,
+# Nice=-5000, TRES=cpu=64, Nice=7.  Had QOS=high leaked it would gain
+# 3000 (4423 -> 7423); Priority=0 would hide it; long would add 1000.
+# shellcheck disable=SC2086
+expect_line "free text: a job named 'x QOS=high' keeps its own QOS" \
+	"111|short|alice|4423|0|100|0|2973|250|1000|0|0|cpu=100" \
+	$BASE --jobs "$D/jobs-freetext.txt" -P
+# shellcheck disable=SC2086
+expect_line "free text: --explain shows the job's own QOS" \
+	"Job 111: user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
+	$BASE --jobs "$D/jobs-freetext.txt" --explain 111
+# "No jobs in the system" (scontrol on an idle cluster): zero rows
+# shellcheck disable=SC2086
+if "$MFPRIO" priority $BASE --jobs "$D/jobs-none.txt" -P >"$out" 2>"$err" &&
+	[ "$(cat "$out")" = "JOBID|PARTITION|USER|PRIORITY|SITE|AGE|ASSOC|FAIRSHARE|JOBSIZE|PARTITION|QOS|NICE|TRES" ] &&
+	[ ! -s "$err" ]
+then ok "No jobs in the system: the header, zero rows"
+else bad "No jobs in the system: the header, zero rows"; fi
+# Array jobs as squeue names them: 120 is task 3 of array 100, 100 the
+# record of its pending tasks 4-9 (both job 101's figures)
+# shellcheck disable=SC2086
+expect_line "array: --explain 100_3" \
+	"Job 100_3 (JobId 120): user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
+	$BASE --jobs "$D/jobs-array.txt" --explain 100_3
+# shellcheck disable=SC2086
+expect_line "array: --explain 100_[4-9%2]" \
+	"Job 100_[4-9%2] (JobId 100): user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
+	$BASE --jobs "$D/jobs-array.txt" --explain '100_[4-9%2]'
+# shellcheck disable=SC2086
+expect_fail "array: a task not in the dump" 1 "job 100_77 is not in" \
+	$BASE --jobs "$D/jobs-array.txt" --explain 100_77
+# AccrueTime=Unknown, submitted a day before now: no age without
+# ACCRUE_ALWAYS (4423.02 - 100 = 4323); under it the controller ages it
+# from its submit time: 1 day of 10 -> 100, 4423
+# shellcheck disable=SC2086
+expect_line "AccrueTime=Unknown without ACCRUE_ALWAYS: age 0" \
+	"130|short|alice|4323|0|0|0|2973|250|1000|0|0|cpu=100" \
+	$BASE --jobs "$D/jobs-accrue-unknown.txt" -P
+expect_line "AccrueTime=Unknown under ACCRUE_ALWAYS: ages from SubmitTime" \
+	"130|short|alice|4423|0|100|0|2973|250|1000|0|0|cpu=100" \
+	--conf "$D/accrue-always.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 1700000000 --jobs "$D/jobs-accrue-unknown.txt" -P
+# --now as scontrol prints it (TZ=UTC: 1700000000 is 2023-11-14T22:13:20)
+# and as sbatch --begin takes it (now-1hour from the same instant)
+# shellcheck disable=SC2086
+if "$MFPRIO" priority --conf "$S/slurm.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 2023-11-14T22:13:20 --jobs "$S/jobs.txt" >"$out" 2>"$err" &&
+	cmp -s "$out" "$S/expected.txt"; then ok "--now YYYY-MM-DDTHH:MM:SS"
+else bad "--now YYYY-MM-DDTHH:MM:SS"; fi
+# job 101 an hour earlier: accrue 22:13:20 the day before, so 23 h of 10
+# days -> 95.83; 4423.02 - 4.17 = 4418.85
+expect_line "--now 2023-11-14T21:13:20" "101|short|alice|4418|0|96|0|2973|250|1000|0|0|cpu=100" \
+	--conf "$S/slurm.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 2023-11-14T21:13:20 --jobs "$S/jobs.txt" -P
+# shellcheck disable=SC2086
+expect_fail "--now that is not a time" 2 "--now 'bogus' is not a time" \
+	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --now bogus
+# Ranks as the scheduler queues: within each partition, and tier first.
+# Small: 102 long 10058, 102 short 8858, 106 long 6810, 101 short 4423:
+# 106 is third; with long on tier 2 (tiers.conf) 102 long and 106 come
+# before every short row: 106 is second.
+# shellcheck disable=SC2086
+expect_line "explain: the queue, equal tiers" \
+	"In the scheduler's queue (partition PriorityTier first, then priority): 3 of 4 rows; a job queued in several partitions is tried in each, in tier order" \
+	$BASE --jobs "$S/jobs.txt" --explain 106
+expect_line "explain: the queue, long on tier 2" \
+	"In the scheduler's queue (partition PriorityTier first, then priority): 2 of 4 rows; a job queued in several partitions is tried in each, in tier order" \
+	--conf "$D/tiers.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 1700000000 --jobs "$S/jobs.txt" --explain 106
+# job 102 is ranked in both its partitions, each named with its tier
+# shellcheck disable=SC2086
+expect_line "explain: ranked in its second partition" \
+	"Rank 1 of 2 pending jobs in partition short (tier 1; by priority, then job id)" \
+	--conf "$D/tiers.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
+	--usage "$S/usage.txt" --now 1700000000 --jobs "$S/jobs.txt" --explain 102
+
 # --- bad settings: warned with FILE:LINE and what is used instead; runs
 # shellcheck disable=SC2086
 if "$MFPRIO" priority --conf "$D/bad-values.conf" --jobs "$S/jobs.txt" \
