@@ -146,8 +146,13 @@ static void _conf_install(mfp_conf_t *c)
 	slurm_mutex_unlock(&_conf_mutex);
 }
 
-/* New settings from slurm_conf; CALC_FAIRSHARE as the caller found it. */
-static mfp_conf_t *_conf_read(bool calc_fairshare)
+/*
+ * New settings from slurm_conf; CALC_FAIRSHARE as the caller found it.
+ * NO_DBD_AT_START: slurmctld starts without slurmdbd, where the age and
+ * fair-share weights are dropped (as Slurm's own plugin does; like it, a
+ * later reconfigure takes them from slurm.conf again).
+ */
+static mfp_conf_t *_conf_read(bool calc_fairshare, bool no_dbd_at_start)
 {
 	mfp_conf_t *c = xmalloc(sizeof(*c));
 	uint32_t f = slurm_conf.priority_flags;
@@ -181,10 +186,11 @@ static mfp_conf_t *_conf_read(bool calc_fairshare)
 	c->calc_period = slurm_conf.priority_calc_period;
 	c->reset_period = slurm_conf.priority_reset_period;
 
-	if (!c->calc_fairshare) {
+	if (no_dbd_at_start)
 		c->weight_age = 0;
+	/* no fair-share computed: its term is 0 whatever the weight */
+	if (no_dbd_at_start || !c->calc_fairshare)
 		c->weight_fs = 0;
-	}
 	log_flag(PRIO, "mfprio: fair-share %s, damp %u, weights age %u assoc "
 		 "%u fs %u js %u part %u qos %u, max age %u, half-life %u s, "
 		 "period %u s, flags 0x%x", mf_fs_algo_name(c->fs.algo),
@@ -224,7 +230,7 @@ int mfp_init(void)
 		      "fair-share is off until slurmctld restarts with it");
 		calc_fairshare = false;
 	}
-	_conf_install(_conf_read(calc_fairshare));
+	_conf_install(_conf_read(calc_fairshare, !slurm_with_slurmdbd()));
 
 	mfp_conf_enter();
 	if (mfp_conf.calc_fairshare) {
@@ -308,7 +314,7 @@ void mfp_reconfig(bool assoc_clear)
 		return;
 	mfp_conf_enter();
 	old_algo = mfp_conf.fs.algo;
-	_conf_install(_conf_read(mfp_conf.calc_fairshare));
+	_conf_install(_conf_read(mfp_conf.calc_fairshare, false));
 	mfp_conf_leave();
 	/* from here on, the new settings */
 	mfp_conf_enter();
