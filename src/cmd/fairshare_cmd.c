@@ -15,8 +15,9 @@
 
 static const char _usage[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
-"                        [--flags FLAGS] [--damp N] [--release VER] [-n]\n"
-"                        [--json]\n"
+"                        [--flags FLAGS] [--damp N] [--set KEY=VALUE]...\n"
+"                        [--release VER] [-a] [-l] [-P] [-n] [-m]\n"
+"                        [-A ACCOUNTS] [-u USERS] [--json]\n"
 "       mfprio fairshare --snapshot DIR [any option above]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
@@ -30,6 +31,15 @@ static const char _usage[] =
 "                 usage), slurm.conf; a file option given overrides its file\n"
 "  --flags FLAGS  PriorityFlags to use instead of the file's (what-if)\n"
 "  --damp N       FairShareDampeningFactor to use instead of the file's\n"
+"                 (Fair Tree has no dampening: a warning says so)\n"
+"  --set KEY=VALUE  a slurm.conf Priority* key or FairShareDampeningFactor\n"
+"                 as if written last in the conf (what-if; repeatable)\n"
+"  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
+"                 each account's own row and its users' rows\n"
+"  -u, --users LIST  only these users' rows (and the account rows)\n"
+"  -m, --partition  a Partition column after User, as sshare -m prints it\n"
+"  -a, --all, -l, --long, -P, --parsable  taken, as sshare takes them: the\n"
+"                 output is always every user, long and '|'-separated\n"
 "  --release VER  the Slurm release to imitate, 22.05 to 26.05 (23.11 or\n"
 "                 23.11.11); default: the conf's SLURM_VERSION=, else a file\n"
 "                 slurm-version next to the conf (or the assoc file), else\n"
@@ -42,12 +52,23 @@ static const char _usage[] =
 enum {
 	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE,
 	OPT_JSON,
-	OPT_SNAPSHOT
+	OPT_SNAPSHOT, OPT_SET
 };
 
+/* The row selection of sshare's -A and -u, and its -m column. */
+typedef struct {
+	char **accounts;         /* NULL: every account */
+	char **users;            /* NULL: every user */
+	bool partition;          /* -m */
+} _select_t;
+
 static int _parse_damp(const char *s, uint16_t *out);
-static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp,
-		      mf_cmd_release_t *rel);
+static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
+		      uint16_t *damp, mf_cmd_release_t *rel);
+static bool _in_list(char **list, const char *name);
+static void _print_selected(FILE *out, const mf_tree_t *tree,
+			    mf_fs_algo_t algo, bool noheader,
+			    const _select_t *sel);
 
 /* A FairShareDampeningFactor: a whole number from 1 to 65535. */
 static int _parse_damp(const char *s, uint16_t *out)
@@ -64,19 +85,87 @@ static int _parse_damp(const char *s, uint16_t *out)
 	return 0;
 }
 
-/* Settings from slurm.conf; a bad value is reported and the default kept,
- * as slurmctld would run.  Returns -1 only if the file cannot be read. */
-static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp,
-		      mf_cmd_release_t *rel)
+/* Whether NAME is in the NULL-terminated LIST (NULL: every name is). */
+static bool _in_list(char **list, const char *name)
+{
+	if (!list)
+		return true;
+	for (char **l = list; *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
+/* Print as mf_sshare_print() does, keeping the rows SEL selects: an
+ * account row (empty User) if its account is selected, a user row if both
+ * its account and its user are; with -m, an empty Partition column after
+ * User (the associations read carry no partition). */
+static void _print_selected(FILE *out, const mf_tree_t *tree,
+			    mf_fs_algo_t algo, bool noheader,
+			    const _select_t *sel)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *mem;
+	char **lines;
+
+	if (!sel->accounts && !sel->users && !sel->partition) {
+		mf_sshare_print(out, tree, algo, noheader);
+		return;
+	}
+	if (!(mem = open_memstream(&buf, &size))) {
+		mf_sshare_print(out, tree, algo, noheader);
+		return;
+	}
+	mf_sshare_print(mem, tree, algo, noheader);
+	fclose(mem);
+	lines = g_strsplit(buf, "\n", -1);
+	free(buf);
+	for (int i = 0; lines[i] && *lines[i]; i++) {
+		char **f = g_strsplit(lines[i], "|", 3);
+		bool header = !noheader && i == 0;
+		const char *acct = f[0] ? g_strchug(f[0]) : "";
+		const char *user = f[0] && f[1] ? f[1] : "";
+
+		if (header || (_in_list(sel->accounts, acct) &&
+			       (!*user || _in_list(sel->users, user)))) {
+			if (sel->partition && f[0] && f[1] && f[2]) {
+				char *bar = strchr(lines[i], '|');
+
+				bar = strchr(bar + 1, '|');
+				fprintf(out, "%.*s|%s%s\n",
+					(int) (bar - lines[i]), lines[i],
+					header ? "Partition" : "", bar);
+			} else {
+				fprintf(out, "%s\n", lines[i]);
+			}
+		}
+		g_strfreev(f);
+	}
+	g_strfreev(lines);
+}
+
+/* Settings from slurm.conf (PATH, may be NULL) and the --set pairs SETS;
+ * a bad value is reported and the default kept, as slurmctld would run.
+ * Returns -1 if the file cannot be read, -2 for a --set refused. */
+static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
+		      uint16_t *damp, mf_cmd_release_t *rel)
 {
 	mf_error_t e;
-	mf_conf_t *conf = mf_conf_load(path, &e);
+	mf_conf_t *conf = path ? mf_conf_load(path, &e) :
+			  mf_conf_parse("", "--set", &e);
 	const mf_conf_pair_t *p;
 
 	if (!conf) {
 		mf_cmd_error("%s", e.text);
 		return -1;
 	}
+	for (guint i = 0; i < sets->len; i++)
+		if (mf_conf_set_arg(conf, sets->pdata[i], "--set", 1, &e)) {
+			mf_cmd_error("%s", e.text);
+			mf_conf_free(conf);
+			return -2;
+		}
 	for (guint i = 0; i < conf->warnings->len; i++)
 		fprintf(stderr, "mfprio: warning: %s\n",
 			(const char *) conf->warnings->pdata[i]);
@@ -90,7 +179,8 @@ static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp,
 			"FairShareDampeningFactor '%s' is not a whole number "
 			"from 1 to 65535: using 1\n", p->file, p->line,
 			p->value);
-	mf_cmd_release_detect(rel, conf, path);
+	if (path)
+		mf_cmd_release_detect(rel, conf, path);
 	mf_conf_free(conf);
 	return 0;
 }
@@ -106,6 +196,13 @@ int cmd_fairshare(int argc, char **argv)
 		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "accounts", required_argument, NULL, 'A' },
+		{ "users", required_argument, NULL, 'u' },
+		{ "partition", no_argument, NULL, 'm' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -119,11 +216,24 @@ int cmd_fairshare(int argc, char **argv)
 	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
 	mf_error_t e;
 	mf_tree_t *tree;
-	int c;
+	GPtrArray *sets = g_ptr_array_new();
+	_select_t sel = { 0 };
+	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "A:u:malPnh", opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_SET: g_ptr_array_add(sets, optarg); break;
+		case 'A':
+			g_strfreev(sel.accounts);
+			sel.accounts = g_strsplit(optarg, ",", -1);
+			break;
+		case 'u':
+			g_strfreev(sel.users);
+			sel.users = g_strsplit(optarg, ",", -1);
+			break;
+		case 'm': sel.partition = true; break;
+		case 'a': case 'l': case 'P': break;
 		case OPT_ASSOC: assoc = optarg; break;
 		case OPT_USAGE: usage = optarg; break;
 		case OPT_CONF: conf = optarg; break;
@@ -139,7 +249,8 @@ int cmd_fairshare(int argc, char **argv)
 		case 'h':
 			fputs(_usage, stdout);
 			mf_cmd_release_clear(&rel);
-			return MF_EXIT_OK;
+			rc = MF_EXIT_OK;
+			goto out;
 		default: fputs(_usage, stderr); goto usage_error;
 		}
 	}
@@ -152,7 +263,8 @@ int cmd_fairshare(int argc, char **argv)
 		if (mf_snapdir_open(snapshot, &snap, &e)) {
 			mf_cmd_error("%s", e.text);
 			mf_cmd_release_clear(&rel);
-			return MF_EXIT_INPUT;
+			rc = MF_EXIT_INPUT;
+			goto out;
 		}
 		assoc = assoc ? assoc : snap.assoc;
 		usage = usage ? usage : snap.assoc_mgr ? snap.assoc_mgr :
@@ -166,10 +278,14 @@ int cmd_fairshare(int argc, char **argv)
 		fputs(_usage, stderr);
 		goto usage_error;
 	}
-	if (conf && _read_conf(conf, &flags, &cfg.damp, &rel)) {
+	if ((conf || sets->len) &&
+	    (rc = _read_conf(conf, sets, &flags, &cfg.damp, &rel))) {
+		if (rc == -2)
+			goto usage_error;
 		mf_cmd_release_clear(&rel);
 		mf_snapdir_clear(&snap);
-		return MF_EXIT_INPUT;
+		rc = MF_EXIT_INPUT;
+		goto out;
 	}
 	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
 		mf_cmd_error("--flags: %s", e.text);
@@ -181,6 +297,11 @@ int cmd_fairshare(int argc, char **argv)
 		goto usage_error;
 	}
 	cfg.algo = mf_priority_flags_algo(flags);
+	if (cfg.algo == MF_FS_FAIR_TREE && cfg.damp != 1)
+		fprintf(stderr, "mfprio: warning: FairShareDampeningFactor %u "
+			"has no effect: Fair Tree has no dampening (set "
+			"PriorityFlags=NO_FAIR_TREE for the classic "
+			"algorithm)\n", (unsigned) cfg.damp);
 	/* without --conf, the snapshot's directory may say the release; no
 	 * fair-share figure differs between the releases mfprio knows, so
 	 * it is only checked (and warned about) here */
@@ -191,7 +312,8 @@ int cmd_fairshare(int argc, char **argv)
 		mf_cmd_error("%s", e.text);
 		mf_snapdir_clear(&snap);
 		mf_cmd_release_clear(&rel);
-		return MF_EXIT_INPUT;
+		rc = MF_EXIT_INPUT;
+		goto out;
 	}
 	mf_fairshare_compute(tree, &cfg);
 	if (json) {
@@ -206,14 +328,20 @@ int cmd_fairshare(int argc, char **argv)
 
 		mf_fairshare_json(stdout, tree, &s);
 	} else {
-		mf_sshare_print(stdout, tree, cfg.algo, noheader);
+		_print_selected(stdout, tree, cfg.algo, noheader, &sel);
 	}
 	mf_tree_destroy(tree);
 	mf_cmd_release_clear(&rel);
 	mf_snapdir_clear(&snap);
-	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
+	rc = fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
+	goto out;
 usage_error:
 	mf_cmd_release_clear(&rel);
 	mf_snapdir_clear(&snap);
-	return MF_EXIT_USAGE;
+	rc = MF_EXIT_USAGE;
+out:
+	g_ptr_array_free(sets, TRUE);
+	g_strfreev(sel.accounts);
+	g_strfreev(sel.users);
+	return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -294,16 +295,19 @@ static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
 
 	if (!*user) {
 		if (!mf_tree_find_account(tree, acct))
-			return mf_errprintf(errp, "%s:%d: account '%s' is not "
-					    "in the association file", path,
-					    line, acct);
+			fprintf(stderr, "mfprio: warning: %s:%d: account '%s' "
+				"is not in the association file (dumps taken "
+				"apart?): row ignored\n", path, line, acct);
 		return 0;
 	}
 	a = mf_tree_find_user(tree, acct, user);
-	if (!a)
-		return mf_errprintf(errp, "%s:%d: user '%s' in account '%s' is "
-				    "not in the association file", path, line,
-				    user, acct);
+	if (!a) {
+		fprintf(stderr, "mfprio: warning: %s:%d: user '%s' in account "
+			"'%s' is not in the association file (dumps taken "
+			"apart?): its usage, %.0Lf, is left out\n", path,
+			line, user, acct, usage);
+		return 0;
+	}
 	if (g_hash_table_contains(seen, a))
 		return mf_errprintf(errp, "%s:%d: second usage row for user "
 				    "'%s' in account '%s'", path, line, user,

@@ -19,6 +19,10 @@
  * two decimals).  An assoc_mgr file's account records, like sshare's
  * account rows, are only checked to be in the tree; a user's record
  * without UsageRaw is an error.  Indented account names (sshare's tree) are accepted.
+ *
+ * Dumps taken a few seconds apart may disagree: a usage row (or assoc_mgr
+ * record) for a user or account the association file does not have is a
+ * warning on stderr naming it and its row, and is left out; never fatal.
  */
 #ifndef MFPRIO_SNAPSHOT_H
 #define MFPRIO_SNAPSHOT_H
@@ -31,7 +35,7 @@
  * (may be NULL: no usage), and sum account usage.  Returns the tree, or NULL
  * with errp naming the file and line of the first bad line (wrong number of
  * fields, empty account, non-numeric or negative shares or usage, duplicate
- * association, unknown parent, cycle, a usage row for an unknown user).
+ * association, unknown parent, cycle).
  */
 mf_tree_t *mf_snapshot_load(const char *assoc_path, const char *usage_path,
 			    mf_error_t *errp);

@@ -508,6 +508,36 @@ void mf_conf_set(mf_conf_t *conf, const char *key, const char *value,
 	g_ptr_array_add(conf->globals, p);
 }
 
+bool mf_conf_key_settable(const char *key)
+{
+	return (!g_ascii_strncasecmp(key, "Priority", 8) &&
+		_is_known_key(key)) ||
+	       !g_ascii_strcasecmp(key, "FairShareDampeningFactor");
+}
+
+int mf_conf_set_arg(mf_conf_t *conf, const char *arg, const char *file,
+		    int line, mf_error_t *errp)
+{
+	const char *eq = strchr(arg, '=');
+	char *key, *value;
+
+	if (!eq || eq == arg)
+		return mf_errprintf(errp, "%s '%s': not KEY=VALUE", file, arg);
+	key = g_strstrip(g_strndup(arg, (gsize) (eq - arg)));
+	if (!*key || !mf_conf_key_settable(key)) {
+		mf_errprintf(errp, "%s '%s': only the Priority* keys of "
+			     "slurm.conf and FairShareDampeningFactor can be "
+			     "set", file, arg);
+		g_free(key);
+		return -1;
+	}
+	value = g_strstrip(g_strdup(eq + 1));
+	mf_conf_set(conf, key, value, file, line);
+	g_free(key);
+	g_free(value);
+	return 0;
+}
+
 const mf_conf_pair_t *mf_conf_record_get(const mf_conf_record_t *rec,
 					 const char *key)
 {

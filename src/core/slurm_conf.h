@@ -24,6 +24,8 @@
 #ifndef MFPRIO_SLURM_CONF_H
 #define MFPRIO_SLURM_CONF_H
 
+#include <stdbool.h>
+
 #include <glib.h>
 
 #include "mf_error.h"
@@ -72,6 +74,19 @@ const mf_conf_pair_t *mf_conf_get(const mf_conf_t *conf, const char *key);
  */
 void mf_conf_set(mf_conf_t *conf, const char *key, const char *value,
 		 const char *file, int line);
+
+/* Whether KEY is one a what-if may set (--set): a key of slurm.conf
+ * starting with "Priority", or FairShareDampeningFactor. */
+bool mf_conf_key_settable(const char *key);
+
+/*
+ * Add ARG, "KEY=VALUE" (blanks around KEY and VALUE dropped), as
+ * mf_conf_set() does, FILE and LINE saying where it comes from.  Returns 0,
+ * or -1 with errp saying why ARG is refused: not KEY=VALUE, or a KEY
+ * mf_conf_key_settable() refuses.
+ */
+int mf_conf_set_arg(mf_conf_t *conf, const char *arg, const char *file,
+		    int line, mf_error_t *errp);
 
 /* The pair with KEY in record REC (case-insensitive), or NULL. */
 const mf_conf_pair_t *mf_conf_record_get(const mf_conf_record_t *rec,
