@@ -17,7 +17,7 @@ static const char _usage[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
 "                        [--flags FLAGS] [--damp N] [--set KEY=VALUE]...\n"
 "                        [--release VER] [-a] [-l] [-P] [-n] [-m]\n"
-"                        [-A ACCOUNTS] [-u USERS] [--json]\n"
+"                        [-A ACCOUNTS] [-u USERS] [--cluster NAME] [--json]\n"
 "       mfprio fairshare --snapshot DIR [any option above]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
@@ -34,6 +34,9 @@ static const char _usage[] =
 "                 (Fair Tree has no dampening: a warning says so)\n"
 "  --set KEY=VALUE  a slurm.conf Priority* key or FairShareDampeningFactor\n"
 "                 as if written last in the conf (what-if; repeatable)\n"
+"  --cluster NAME the cluster whose rows of a several-cluster assoc dump\n"
+"                 (format=Cluster,Account,User[,Partition],ParentName,\n"
+"                 Fairshare) are read; default: the conf's ClusterName\n"
 "  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
 "                 each account's own row and its users' rows\n"
 "  -u, --users LIST  only these users' rows (and the account rows)\n"
@@ -52,7 +55,7 @@ static const char _usage[] =
 enum {
 	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE,
 	OPT_JSON,
-	OPT_SNAPSHOT, OPT_SET
+	OPT_SNAPSHOT, OPT_SET, OPT_CLUSTER
 };
 
 /* The row selection of sshare's -A and -u, and its -m column. */
@@ -64,7 +67,7 @@ typedef struct {
 
 static int _parse_damp(const char *s, uint16_t *out);
 static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
-		      uint16_t *damp, mf_cmd_release_t *rel);
+		      uint16_t *damp, char **cluster, mf_cmd_release_t *rel);
 static bool _in_list(char **list, const char *name);
 static void _print_selected(FILE *out, const mf_tree_t *tree,
 			    mf_fs_algo_t algo, bool noheader,
@@ -149,7 +152,7 @@ static void _print_selected(FILE *out, const mf_tree_t *tree,
  * a bad value is reported and the default kept, as slurmctld would run.
  * Returns -1 if the file cannot be read, -2 for a --set refused. */
 static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
-		      uint16_t *damp, mf_cmd_release_t *rel)
+		      uint16_t *damp, char **cluster, mf_cmd_release_t *rel)
 {
 	mf_error_t e;
 	mf_conf_t *conf = path ? mf_conf_load(path, &e) :
@@ -179,6 +182,8 @@ static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
 			"FairShareDampeningFactor '%s' is not a whole number "
 			"from 1 to 65535: using 1\n", p->file, p->line,
 			p->value);
+	if (!*cluster && (p = mf_conf_get(conf, "ClusterName")))
+		*cluster = g_strdup(p->value);
 	if (path)
 		mf_cmd_release_detect(rel, conf, path);
 	mf_conf_free(conf);
@@ -197,6 +202,7 @@ int cmd_fairshare(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "set", required_argument, NULL, OPT_SET },
+		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "accounts", required_argument, NULL, 'A' },
 		{ "users", required_argument, NULL, 'u' },
 		{ "partition", no_argument, NULL, 'm' },
@@ -218,12 +224,17 @@ int cmd_fairshare(int argc, char **argv)
 	mf_tree_t *tree;
 	GPtrArray *sets = g_ptr_array_new();
 	_select_t sel = { 0 };
+	char *cluster = NULL;
 	int c, rc;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "A:u:malPnh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SET: g_ptr_array_add(sets, optarg); break;
+		case OPT_CLUSTER:
+			g_free(cluster);
+			cluster = g_strdup(optarg);
+			break;
 		case 'A':
 			g_strfreev(sel.accounts);
 			sel.accounts = g_strsplit(optarg, ",", -1);
@@ -279,7 +290,7 @@ int cmd_fairshare(int argc, char **argv)
 		goto usage_error;
 	}
 	if ((conf || sets->len) &&
-	    (rc = _read_conf(conf, sets, &flags, &cfg.damp, &rel))) {
+	    (rc = _read_conf(conf, sets, &flags, &cfg.damp, &cluster, &rel))) {
 		if (rc == -2)
 			goto usage_error;
 		mf_cmd_release_clear(&rel);
@@ -307,7 +318,7 @@ int cmd_fairshare(int argc, char **argv)
 	 * it is only checked (and warned about) here */
 	mf_cmd_release_detect(&rel, NULL, assoc);
 
-	tree = mf_snapshot_load(assoc, usage, &e);
+	tree = mf_snapshot_load_cluster(assoc, usage, cluster, &e);
 	if (!tree) {
 		mf_cmd_error("%s", e.text);
 		mf_snapdir_clear(&snap);
@@ -340,6 +351,7 @@ usage_error:
 	mf_snapdir_clear(&snap);
 	rc = MF_EXIT_USAGE;
 out:
+	g_free(cluster);
 	g_ptr_array_free(sets, TRUE);
 	g_strfreev(sel.accounts);
 	g_strfreev(sel.users);

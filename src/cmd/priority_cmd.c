@@ -29,7 +29,9 @@
 static const char _usage[] =
 "Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
 "                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
-"                       [--now TIME] [--release VER] [-P] [-n]\n"
+"                       [--now TIME] [--release VER] [-P] [-n] [-l]\n"
+"                       [-jJOBS] [-u USERS] [-p PARTS] [-S SORT] [-w]\n"
+"                       [--flags FLAGS] [--set KEY=VALUE]... [--cluster NAME]\n"
 "                       [--explain JOBID] [--json]\n"
 "       mfprio priority --snapshot DIR [any option above]\n"
 "\n"
@@ -55,6 +57,22 @@ static const char _usage[] =
 "                     or 23.11.11); default: the conf's SLURM_VERSION=, else\n"
 "                     a file slurm-version next to the conf (scontrol\n"
 "                     --version), else 22.05\n"
+"  --flags FLAGS      PriorityFlags to use instead of the conf's (what-if)\n"
+"  --set KEY=VALUE    a slurm.conf Priority* key or FairShareDampeningFactor\n"
+"                     as if written last in the conf (what-if; repeatable)\n"
+"  --cluster NAME     the cluster whose rows of a several-cluster assoc\n"
+"                     dump are read (default: the conf's ClusterName)\n"
+"  -jLIST             only these job ids (comma-separated; attached, as\n"
+"                     sprio takes it: --jobs is the dump)\n"
+"  -u, --user LIST    only these users' jobs\n"
+"  -p, --partition LIST  only the rows of these partitions\n"
+"  -S, --sort LIST    order of the rows as sprio's: fields i (job id),\n"
+"                     r (partition), u (user), y (priority), a, f, j, p,\n"
+"                     q, t (age, fair-share, job size, partition, QOS, TRES\n"
+"                     terms), N (nice); '-' before one: descending\n"
+"                     (default: i)\n"
+"  -w, --weights      the weights of the factors (a Weights row), no job\n"
+"  -l, --long         taken, as sprio takes it: the table is sprio -l's\n"
 "  -P, --parsable     '|'-separated fields, no padding\n"
 "  -n, --noheader     no header line\n"
 "  --explain JOBID    every factor of JOBID with its inputs and weight, and\n"
@@ -66,7 +84,7 @@ static const char _usage[] =
 enum {
 	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
 	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN, OPT_RELEASE, OPT_JSON,
-	OPT_SNAPSHOT,
+	OPT_SNAPSHOT, OPT_FLAGS, OPT_SET, OPT_CLUSTER,
 };
 
 /* priority_run.h's types, by the names this file uses */
@@ -130,6 +148,7 @@ static void _ctx_clear(_ctx_t *c)
 	mf_tree_destroy(c->tree);
 	mf_prio_conf_free(c->pc);
 	mf_cmd_release_clear(&c->rel);
+	g_clear_pointer(&c->cluster, g_free);
 }
 
 /* Read every input, the jobs file too if WITH_JOBS.  Returns an exit
@@ -138,11 +157,16 @@ static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 {
 	mf_error_t e;
 	mf_conf_t *conf = mf_conf_load(o->conf, &e);
+	const mf_conf_pair_t *cn;
 
 	if (!conf) {
 		mf_cmd_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
+	g_free(c->cluster);
+	c->cluster = g_strdup(o->cluster ? o->cluster :
+			      (cn = mf_conf_get(conf, "ClusterName")) ?
+			      cn->value : NULL);
 	for (guint i = 0; o->sets && i < o->sets->len; i++) {
 		const mf_conf_pair_t *p = o->sets->pdata[i];
 
@@ -213,7 +237,8 @@ static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 		      "every association factor is 0", c->cfg.weight_assoc);
 	}
 	if (o->assoc) {
-		if (!(c->tree = mf_snapshot_load(o->assoc, o->usage, &e))) {
+		if (!(c->tree = mf_snapshot_load_cluster(o->assoc, o->usage,
+							 c->cluster, &e))) {
 			mf_cmd_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
@@ -605,10 +630,38 @@ typedef struct {
 
 typedef struct {
 	_ctx_t *c;
+	const _opts_t *o;
 	time_t now;
 	GArray *rows;                /* _lean_t */
 	GArray *tres;                /* double, tres_cnt per row */
 } _stream_t;
+
+/* Whether NAME is in the NULL-ended LIST (NULL: every name is). */
+static bool _in_list(char *const *list, const char *name)
+{
+	if (!list)
+		return true;
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/* Whether the row of job J in R's partition is one sprio's -j, -u, -p
+ * select. */
+static bool _selected(const _opts_t *o, const _job_t *j,
+		      const mf_prio_result_t *r)
+{
+	char id[16];
+
+	if (o->sel_jobs) {
+		snprintf(id, sizeof(id), "%u", j->job.job_id);
+		if (!_in_list(o->sel_jobs, id))
+			return false;
+	}
+	return _in_list(o->sel_users, j->line->user) &&
+	       _in_list(o->sel_parts, r->partition ? r->partition->name : "");
+}
 
 static void _lean_add(_stream_t *st, const _job_t *j,
 		      const mf_prio_result_t *r)
@@ -622,6 +675,8 @@ static void _lean_add(_stream_t *st, const _job_t *j,
 		.site = r->site, .nice = r->nice, .tres_at = st->tres->len,
 	};
 
+	if (!_selected(st->o, j, r))
+		return;
 	if (r->clamped && !st->c->clamp_warned) {
 		_warn("job %u: priority %.0f is above 4294967295 and is "
 		      "clamped to it (Slurm does the same and logs it; sprio "
@@ -693,6 +748,107 @@ static int _key_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* -S: compare two rows (their indexes in A and B) field by field. */
+typedef struct {
+	const _lean_t *rows;
+	const double *tres;
+	uint32_t tres_cnt;
+	const char *sort;
+} _sort_ctx_t;
+
+static double _tres_sum(const _sort_ctx_t *s, const _lean_t *r)
+{
+	double sum = 0.0;
+
+	for (uint32_t k = 0; k < s->tres_cnt; k++)
+		sum += s->tres[r->tres_at + k];
+	return sum;
+}
+
+static int _sort_cmp(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const _sort_ctx_t *s = data;
+	uint32_t ia = (uint32_t)*(const uint64_t *)a;
+	uint32_t ib = (uint32_t)*(const uint64_t *)b;
+	const _lean_t *x = &s->rows[ia], *y = &s->rows[ib];
+
+	for (const char *p = s->sort; *p; p++) {
+		bool desc = p > s->sort && p[-1] == '-';
+		double dx = 0, dy = 0;
+		int c = 0;
+
+		switch (*p) {
+		case 'i': dx = x->job_id; dy = y->job_id; break;
+		case 'y': case 'Y': dx = x->sprio; dy = y->sprio; break;
+		case 'a': case 'A': dx = x->w[0]; dy = y->w[0]; break;
+		case 'f': case 'F': dx = x->w[2]; dy = y->w[2]; break;
+		case 'j': case 'J': dx = x->w[3]; dy = y->w[3]; break;
+		case 'p': case 'P': dx = x->w[4]; dy = y->w[4]; break;
+		case 'q': case 'Q': dx = x->w[5]; dy = y->w[5]; break;
+		case 'N': dx = (double)x->nice; dy = (double)y->nice; break;
+		case 't': case 'T':
+			dx = _tres_sum(s, x);
+			dy = _tres_sum(s, y);
+			break;
+		case 'u': c = strcmp(x->user, y->user); break;
+		case 'r':
+			c = strcmp(x->part ? x->part->name : "",
+				   y->part ? y->part->name : "");
+			break;
+		default: continue;
+		}
+		if (!c)
+			c = (dx > dy) - (dx < dy);
+		if (c)
+			return desc ? -c : c;
+	}
+	return ia < ib ? -1 : ia > ib;
+}
+
+/* Whether SORT is a list sprio takes of the fields _sort_cmp() knows. */
+static bool _sort_valid(const char *sort)
+{
+	for (const char *p = sort; *p; p++)
+		if (*p != ',' && *p != '+' && *p != '-' &&
+		    !strchr("iyYaAfFjJpPqQNtTur", *p))
+			return false;
+	return true;
+}
+
+/* -w: the header and one row of the weights, as sprio -w -l prints them. */
+static void _print_weights(const _ctx_t *c, const _opts_t *o, FILE *out)
+{
+	const mf_prio_conf_t *pc = c->pc;
+	char b[G_N_ELEMENTS(_header)][32];
+	char *f[G_N_ELEMENTS(_header)];
+	GString *ts = g_string_new(NULL);
+
+	for (size_t k = 0; k < G_N_ELEMENTS(f); k++) {
+		b[k][0] = '\0';
+		f[k] = b[k];
+	}
+	f[0] = (char *)"Weights";
+	snprintf(b[4], sizeof(b[4]), "1");
+	snprintf(b[5], sizeof(b[5]), "%u", pc->weight_age);
+	snprintf(b[6], sizeof(b[6]), "%u", pc->weight_assoc);
+	snprintf(b[7], sizeof(b[7]), "%u", pc->weight_fs);
+	snprintf(b[8], sizeof(b[8]), "%u", pc->weight_js);
+	snprintf(b[9], sizeof(b[9]), "%u", pc->weight_part);
+	snprintf(b[10], sizeof(b[10]), "%u", pc->weight_qos);
+	for (uint32_t k = 0; pc->weight_tres && k < pc->tres->cnt; k++) {
+		if (!pc->weight_tres[k])
+			continue;
+		g_string_append_printf(ts, "%s%s=%.0f", ts->len ? "," : "",
+				       pc->tres->names[k],
+				       pc->weight_tres[k]);
+	}
+	f[12] = ts->str;
+	if (!o->noheader)
+		_print_fields(out, (char **)_header, o->parsable);
+	_print_fields(out, f, o->parsable);
+	g_string_free(ts, TRUE);
+}
+
 static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
 {
 	const _lean_t *rows = (const _lean_t *)(void *)st->rows->data;
@@ -703,7 +859,14 @@ static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
 
 	for (guint i = 0; i < st->rows->len; i++)
 		order[i] = (uint64_t)rows[i].job_id << 32 | i;
-	qsort(order, st->rows->len, sizeof(*order), _key_cmp);
+	if (o->sort) {
+		_sort_ctx_t sc = { rows, tres, set->cnt, o->sort };
+
+		g_qsort_with_data(order, (gint)st->rows->len, sizeof(*order),
+				  _sort_cmp, &sc);
+	} else {
+		qsort(order, st->rows->len, sizeof(*order), _key_cmp);
+	}
 	if (!o->noheader)
 		_print_fields(out, (char **)_header, o->parsable);
 	for (guint i = 0; i < st->rows->len; i++) {
@@ -748,12 +911,16 @@ static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
  * exit status. */
 static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 {
-	_stream_t st = { .c = c, .now = o->now };
+	_stream_t st = { .c = c, .o = o, .now = o->now };
 	mf_error_t e;
 	int rc;
 
 	if ((rc = _load_inputs(c, o, false)))
 		return rc;
+	if (o->weights) {
+		_print_weights(c, o, out);
+		return MF_EXIT_OK;
+	}
 	st.rows = g_array_new(FALSE, FALSE, sizeof(_lean_t));
 	st.tres = g_array_new(FALSE, FALSE, sizeof(double));
 	rc = mf_jobs_each(o->jobs, _stream_fn, &st, &e);
@@ -1143,12 +1310,23 @@ int cmd_priority(int argc, char **argv)
 		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+		{ "flags", required_argument, NULL, OPT_FLAGS },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "cluster", required_argument, NULL, OPT_CLUSTER },
+		{ "user", required_argument, NULL, 'u' },
+		{ "partition", required_argument, NULL, 'p' },
+		{ "sort", required_argument, NULL, 'S' },
+		{ "weights", no_argument, NULL, 'w' },
+		{ "long", no_argument, NULL, 'l' },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	_opts_t o = { .now = time(NULL) };
+	/* --set and --flags, in order, as a conf's settings */
+	mf_conf_t *sets = mf_conf_parse("", "--set", NULL);
+	mf_error_t se;
 	_ctx_t c = { 0 };
 	const char *snapshot = NULL;
 	mf_snapdir_t snap = { 0 };
@@ -1157,8 +1335,43 @@ int cmd_priority(int argc, char **argv)
 	int ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "Pnh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "j:u:p:S:wlPnh", opts, NULL))
+	       != -1) {
 		switch (ch) {
+		case OPT_FLAGS:
+			mf_conf_set(sets, "PriorityFlags", optarg, "--flags",
+				    1);
+			break;
+		case OPT_SET:
+			if (mf_conf_set_arg(sets, optarg, "--set", 1, &se)) {
+				mf_cmd_error("%s", se.text);
+				goto usage;
+			}
+			break;
+		case OPT_CLUSTER: o.cluster = optarg; break;
+		case 'j':
+			g_strfreev(o.sel_jobs);
+			o.sel_jobs = g_strsplit(optarg, ",", -1);
+			break;
+		case 'u':
+			g_strfreev(o.sel_users);
+			o.sel_users = g_strsplit(optarg, ",", -1);
+			break;
+		case 'p':
+			g_strfreev(o.sel_parts);
+			o.sel_parts = g_strsplit(optarg, ",", -1);
+			break;
+		case 'S':
+			if (!_sort_valid(optarg)) {
+				mf_cmd_error("-S '%s': not a sort list of "
+					     "the fields i r u y a f j p q t "
+					     "N", optarg);
+				goto usage;
+			}
+			o.sort = optarg;
+			break;
+		case 'w': o.weights = true; break;
+		case 'l': break;
 		case OPT_CONF: o.conf = optarg; break;
 		case OPT_JOBS: o.jobs = optarg; break;
 		case OPT_QOS: o.qos = optarg; break;
@@ -1172,24 +1385,23 @@ int cmd_priority(int argc, char **argv)
 			now_arg = optarg;
 			break;
 		case OPT_RELEASE:
-			if (mf_cmd_release_option(&c.rel, optarg)) {
-				_ctx_clear(&c);
-				return MF_EXIT_USAGE;
-			}
+			if (mf_cmd_release_option(&c.rel, optarg))
+				goto usage;
 			break;
 		case OPT_JSON: o.json = true; break;
 		case 'P': o.parsable = true; break;
 		case 'n': o.noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
-			_ctx_clear(&c);
-			return MF_EXIT_OK;
+			rc = MF_EXIT_OK;
+			goto out;
 		default:
 			fputs(_usage, stderr);
-			_ctx_clear(&c);
-			return MF_EXIT_USAGE;
+			goto usage;
 		}
 	}
+	if (sets->globals->len)
+		o.sets = sets->globals;
 	rc = MF_EXIT_OK;
 	o.snapshot = snapshot;
 	if (snapshot)
@@ -1220,19 +1432,17 @@ int cmd_priority(int argc, char **argv)
 		mf_cmd_error("priority: --usage needs --assoc");
 		rc = MF_EXIT_USAGE;
 	}
-	if (!rc && !o.explain && !o.json) {
+	if (!rc && ((!o.explain && !o.json) || o.weights)) {
 		/* the plain table: streamed, for dumps of any size */
 		rc = _stream_table(&c, &o, stdout);
-		_ctx_clear(&c);
 		mf_snapdir_clear(&snap);
 		if (!rc && fflush(stdout))
-			return MF_EXIT_INPUT;
-		return rc;
+			rc = MF_EXIT_INPUT;
+		goto out;
 	}
 	if (rc || (rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
-		_ctx_clear(&c);
 		mf_snapdir_clear(&snap);
-		return rc;
+		goto out;
 	}
 	g_ptr_array_sort(c.rows, _by_job_id);
 	if (o.explain && o.json)
@@ -1243,10 +1453,18 @@ int cmd_priority(int argc, char **argv)
 		rc = mf_prun_print_json(&c, &o, stdout);
 	else
 		_print_table(&c, &o, stdout);
-	_ctx_clear(&c);
 	mf_snapdir_clear(&snap);
 	if (fflush(stdout))
-		return MF_EXIT_INPUT;
+		rc = MF_EXIT_INPUT;
+	goto out;
+usage:
+	rc = MF_EXIT_USAGE;
+out:
+	_ctx_clear(&c);
+	mf_conf_free(sets);
+	g_strfreev(o.sel_jobs);
+	g_strfreev(o.sel_users);
+	g_strfreev(o.sel_parts);
 	return rc;
 }
 

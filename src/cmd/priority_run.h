@@ -54,6 +54,13 @@ typedef struct {
 	const GPtrArray *sets;       /* mf_conf_pair_t*: settings taken as if
 				      * written after the conf's last line
 				      * (compare's "after"); NULL: none */
+	const char *cluster;         /* --cluster: the assoc dump's cluster
+				      * (NULL: the conf's ClusterName) */
+	/* the plain table only, as sprio's options: -j, -u, -p (NULL:
+	 * every one), -S (NULL: by job id), -w */
+	char **sel_jobs, **sel_users, **sel_parts;
+	const char *sort;
+	bool weights;
 } mf_prun_opts_t;
 
 typedef struct {
@@ -67,6 +74,7 @@ typedef struct {
 	GPtrArray *jobs;             /* mf_prun_job_t* */
 	GPtrArray *rows;             /* mf_prun_row_t* */
 	mf_cmd_release_t rel;        /* the release imitated, and why */
+	char *cluster;               /* the assoc dump's cluster, or NULL */
 	bool clamp_warned;
 } mf_prun_ctx_t;
 

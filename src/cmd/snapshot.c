@@ -23,14 +23,30 @@ typedef struct {
 	int line;
 } _acct_row_t;
 
+/* The wider association dumps: sacctmgr format=Cluster,Account,User,
+ * ParentName,Fairshare, and the same with Partition after User. */
+static const char *const _titles_cluster[] = {
+	"Cluster", "Account", "User", "ParentName,Par Name", "Share,Fairshare",
+	NULL
+};
+static const char *const _titles_cluster_part[] = {
+	"Cluster", "Account", "User", "Partition", "ParentName,Par Name",
+	"Share,Fairshare", NULL
+};
+
 static GPtrArray *_read_rows(const char *path, const char *const *titles,
 			     mf_error_t *errp);
+static guint _count_columns(const char *path);
+static gint _name_cmp(gconstpointer a, gconstpointer b);
+static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
+			 const char *path, mf_error_t *errp);
 static void _row_free(gpointer p);
 static int _parse_shares(const char *s, uint32_t *out);
 static int _parse_usage(const char *s, long double *out);
 static int _check_parents(GHashTable *accts, const char *path,
 			  mf_error_t *errp);
-static int _load_assocs(mf_tree_t *tree, const char *path, mf_error_t *errp);
+static int _load_assocs(mf_tree_t *tree, const char *path,
+			const char *cluster, mf_error_t *errp);
 static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp);
 static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
 		      const char *user, long double usage, const char *path,
@@ -194,15 +210,163 @@ static int _check_parents(GHashTable *accts, const char *path,
 	return 0;
 }
 
-static int _load_assocs(mf_tree_t *tree, const char *path, mf_error_t *errp)
+/* g_ptr_array_sort()'s comparison of two strings. */
+static gint _name_cmp(gconstpointer a, gconstpointer b)
 {
-	GPtrArray *rows = _read_rows(path, mf_header_assoc, errp);
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The number of '|'-separated columns of PATH's first line that is not
+ * blank nor a comment (a trailing '|' not counted); 0 if none. */
+static guint _count_columns(const char *path)
+{
+	char *text = NULL;
+	char **lines;
+	guint n = 0;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	lines = g_strsplit(text, "\n", -1);
+	g_free(text);
+	for (int i = 0; lines[i]; i++) {
+		char *l = g_strstrip(lines[i]);
+		size_t len = strlen(l);
+
+		if (!len || *l == '#')
+			continue;
+		n = 1;
+		for (const char *c = l; *c; c++)
+			n += (*c == '|');
+		if (l[len - 1] == '|')
+			n--;
+		break;
+	}
+	g_strfreev(lines);
+	return n;
+}
+
+/*
+ * Reduce ROWS of NCOLS columns (5: Cluster first; 6: Partition after User
+ * too) to the four of the plain dump, keeping the rows of CLUSTER (NULL:
+ * the dump must hold one cluster only).  A user's row with a Partition is
+ * a per-partition association, which mfprio does not model apart: it is
+ * left out with a warning when the user has a row without partition in
+ * that account, else taken as the user's association (warned about too).
+ */
+static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
+			 const char *path, mf_error_t *errp)
+{
+	GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *plain = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	GPtrArray *kept = g_ptr_array_new();
+	int rc = 0;
+
+	for (guint i = 0; i < rows->len; i++) {
+		_row_t *r = g_ptr_array_index(rows, i);
+
+		g_hash_table_add(names, r->fields[0]);
+		if (ncols == 6 && !*r->fields[3] && *r->fields[2])
+			g_hash_table_add(plain, g_strdup_printf("%s|%s",
+				r->fields[1], r->fields[2]));
+	}
+	if (!cluster && g_hash_table_size(names) > 1) {
+		GPtrArray *l = g_ptr_array_new();
+		GHashTableIter it;
+		gpointer k;
+		char *list;
+
+		g_hash_table_iter_init(&it, names);
+		while (g_hash_table_iter_next(&it, &k, NULL))
+			g_ptr_array_add(l, k);
+		g_ptr_array_sort(l, _name_cmp);
+		g_ptr_array_add(l, NULL);
+		list = g_strjoinv(", ", (char **) l->pdata);
+		rc = mf_errprintf(errp, "%s: associations of %u clusters (%s): "
+				  "name one (ClusterName in slurm.conf, or "
+				  "--cluster)", path,
+				  g_hash_table_size(names), list);
+		g_free(list);
+		g_ptr_array_free(l, TRUE);
+		goto out;
+	}
+	if (cluster && !g_hash_table_contains(names, cluster)) {
+		rc = mf_errprintf(errp, "%s: no association of cluster '%s'",
+				  path, cluster);
+		goto out;
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		_row_t *r = g_ptr_array_index(rows, i);
+		char **f = r->fields;
+		bool take = !cluster || !strcmp(f[0], cluster);
+
+		if (take && ncols == 6 && *f[3]) {
+			char *key = g_strdup_printf("%s|%s", f[1], f[2]);
+
+			if (!*f[2] || g_hash_table_contains(plain, key)) {
+				fprintf(stderr, "mfprio: warning: %s:%d: the "
+					"association of user '%s' in account "
+					"'%s' on partition '%s' is not "
+					"modelled apart: row left out\n",
+					path, r->line, f[2], f[1], f[3]);
+				take = false;
+			} else {
+				fprintf(stderr, "mfprio: warning: %s:%d: user "
+					"'%s' in account '%s' has an "
+					"association on partition '%s' only: "
+					"taken as the user's association\n",
+					path, r->line, f[2], f[1], f[3]);
+				g_hash_table_add(plain, key);
+				key = NULL;
+			}
+			g_free(key);
+		}
+		if (take) {
+			char **four = g_new0(char *, 5);
+
+			four[0] = g_strdup(f[1]);
+			four[1] = g_strdup(f[2]);
+			four[2] = g_strdup(f[ncols - 2]);
+			four[3] = g_strdup(f[ncols - 1]);
+			g_strfreev(r->fields);
+			r->fields = four;
+			r->n = 4;
+			g_ptr_array_add(kept, r);
+		} else {
+			_row_free(r);
+		}
+	}
+	/* the rows now belong to KEPT's order, in ROWS */
+	g_ptr_array_set_free_func(rows, NULL);
+	g_ptr_array_set_size(rows, 0);
+	g_ptr_array_set_free_func(rows, _row_free);
+	for (guint i = 0; i < kept->len; i++)
+		g_ptr_array_add(rows, kept->pdata[i]);
+out:
+	g_ptr_array_free(kept, TRUE);
+	g_hash_table_destroy(plain);
+	g_hash_table_destroy(names);
+	return rc;
+}
+
+static int _load_assocs(mf_tree_t *tree, const char *path,
+			const char *cluster, mf_error_t *errp)
+{
+	guint ncols = _count_columns(path);
+	GPtrArray *rows = _read_rows(path, ncols == 5 ? _titles_cluster :
+				     ncols == 6 ? _titles_cluster_part :
+				     mf_header_assoc, errp);
 	GHashTable *accts;
 	mf_error_t e;
 	int rc = 0;
 
 	if (!rows)
 		return -1;
+	if ((ncols == 5 || ncols == 6) &&
+	    _pick_cluster(rows, ncols, cluster, path, errp)) {
+		g_ptr_array_free(rows, TRUE);
+		return -1;
+	}
 	accts = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 
 	/* accounts first, so users may come before their account */
@@ -407,9 +571,16 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 mf_tree_t *mf_snapshot_load(const char *assoc_path, const char *usage_path,
 			    mf_error_t *errp)
 {
+	return mf_snapshot_load_cluster(assoc_path, usage_path, NULL, errp);
+}
+
+mf_tree_t *mf_snapshot_load_cluster(const char *assoc_path,
+				    const char *usage_path,
+				    const char *cluster, mf_error_t *errp)
+{
 	mf_tree_t *tree = mf_tree_create();
 
-	if (_load_assocs(tree, assoc_path, errp) ||
+	if (_load_assocs(tree, assoc_path, cluster, errp) ||
 	    (usage_path && (_is_amgr(usage_path) ?
 			    _load_amgr_usage(tree, usage_path, errp) :
 			    _load_usage(tree, usage_path, errp)))) {

@@ -4,6 +4,9 @@
  * dump on any login node.
  *
  *   assoc file:  sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare
+ *            or: format=Cluster,Account,User,ParentName,Fairshare, with
+ *                Partition after User or not (told apart by the count of
+ *                columns of the first line)
  *   usage file:  sshare -a -P -n -o Account,User,RawUsage
  *            or: scontrol show assoc_mgr flags=assoc (assoc_mgr.h), told
  *                apart by its first line: not '|'-separated, and either
@@ -39,5 +42,19 @@
  */
 mf_tree_t *mf_snapshot_load(const char *assoc_path, const char *usage_path,
 			    mf_error_t *errp);
+
+/*
+ * As mf_snapshot_load(), for an assoc file that may hold the associations
+ * of several clusters (sacctmgr ... format=Cluster,Account,User,ParentName,
+ * Fairshare, optionally with Partition after User): only CLUSTER's rows are
+ * read.  CLUSTER NULL takes a file of one cluster and refuses one of
+ * several, naming them.  A per-partition association (a user row with a
+ * Partition) is not modelled apart: left out with a warning when the user
+ * also has an association without partition in that account, else taken
+ * as the user's association, with a warning.
+ */
+mf_tree_t *mf_snapshot_load_cluster(const char *assoc_path,
+				    const char *usage_path,
+				    const char *cluster, mf_error_t *errp);
 
 #endif
