@@ -1133,6 +1133,12 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 			(long)o->now);
 		fprintf(out, "  as Slurm %s computes it (%s)\n",
 			mf_release_name(cfg->release, rel), c->rel.source);
+		for (guint i = 0; o->sets && i < o->sets->len; i++) {
+			const mf_conf_pair_t *p = o->sets->pdata[i];
+
+			fprintf(out, "  %s %s=%s (what-if, in place of the "
+				"conf's)\n", p->file, p->key, p->value);
+		}
 		fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
 			"weight", "weighted", "from");
 		if (pj->accrue_time && o->now > pj->accrue_time)

@@ -45,6 +45,14 @@ if cut -d'|' -f1,2,8 "$out" | grep -q '^101|short|2973$'
 then bad "--flags FAIR_TREE changes the fair-share term"
 else ok "--flags FAIR_TREE changes the fair-share term"; fi
 
+"$MFPRIO" priority --conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$S/qos.txt" \
+	--assoc "$S/assoc.txt" --usage "$S/usage.txt" --now 1700000000 \
+	--explain 102 --set PriorityWeightQOS=0 >"$out" 2>"$err"
+if grep -qxF "  --set PriorityWeightQOS=0 (what-if, in place of the conf's)" "$out" &&
+   grep -q '^  qos  *0.0000000  *0 ' "$out"
+then ok "--explain names the settings used, and uses them"
+else bad "--explain names the settings used, and uses them"; fi
+
 pr -w
 if grep -qxF "Weights||||1|1000|0|10000|1000|2000|3000||cpu=400" "$out" && [ "$(wc -l <"$out")" -eq 1 ]
 then ok "-w: the weights, no job"; else bad "-w: the weights, no job"; fi
