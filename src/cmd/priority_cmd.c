@@ -272,7 +272,11 @@ static bool _listed(const _ctx_t *c, const mf_job_line_t *l, time_t now)
 	return l->priority != 0;
 }
 
-/* Fill J's core inputs from its line.  Returns an exit status. */
+/* _build_job()'s return for a job left out (warned about) */
+#define _BUILD_SKIP (-1)
+
+/* Fill J's core inputs from its line.  Returns an exit status, or
+ * _BUILD_SKIP for a job none of whose partitions the conf has. */
 static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 {
 	mf_job_line_t *l = j->line;
@@ -320,21 +324,31 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 		j->parts[0] = &d->part;
 		nparts = 1;
 	} else {
+		guint known = 0;
+
+		/* a partition the conf no longer has (dumps taken apart) is
+		 * warned about and its row left out; no partition left, the
+		 * job is */
 		j->parts = g_new0(const mf_part_t *, nparts);
 		for (guint i = 0; i < nparts; i++) {
 			const mf_conf_part_t *p =
 				mf_prio_conf_find_part(c->pc, l->partitions[i]);
 
 			if (!p) {
-				mf_cmd_error("%s:%d: job %u: partition '%s' is "
-					     "not in the configuration",
-					     l->file, l->line, l->job_id,
-					     l->partitions[i]);
-				g_ptr_array_unref(unknown);
-				return MF_EXIT_INPUT;
+				_warn("%s:%d: job %u: partition '%s' is not in "
+				      "the configuration: %s", l->file,
+				      l->line, l->job_id, l->partitions[i],
+				      nparts > 1 ? "the job's row there is "
+				      "left out" : "the job is left out");
+				continue;
 			}
-			j->parts[i] = &p->part;
+			j->parts[known++] = &p->part;
 		}
+		if (!known) {
+			g_ptr_array_unref(unknown);
+			return _BUILD_SKIP;
+		}
+		nparts = known;
 		mf_parts_sort_by_tier(j->parts, nparts);
 	}
 	pj->part = j->parts[0];
@@ -347,14 +361,14 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 		gpointer v;
 
 		if (!g_hash_table_lookup_extended(c->qos, l->qos, NULL, &v)) {
-			mf_cmd_error("%s:%d: job %u: QOS '%s' is not in the "
-				     "QOS file", l->file, l->line, l->job_id,
-				     l->qos);
-			g_ptr_array_unref(unknown);
-			return MF_EXIT_INPUT;
+			/* dumps taken apart: a QOS made since */
+			_warn("%s:%d: job %u: QOS '%s' is not in the QOS file: "
+			      "QOS factor 0", l->file, l->line, l->job_id,
+			      l->qos);
+		} else {
+			pj->has_qos = true;
+			pj->qos_priority = GPOINTER_TO_UINT(v);
 		}
-		pj->has_qos = true;
-		pj->qos_priority = GPOINTER_TO_UINT(v);
 	}
 	if (c->assoc_prio) {
 		char *key = g_strdup_printf("%s\n%s", l->account, l->user);
@@ -455,7 +469,11 @@ static int _compute(_ctx_t *c, time_t now)
 		j = g_new0(_job_t, 1);
 		j->line = l;
 		g_ptr_array_add(c->jobs, j);
-		if ((rc = _build_job(c, j, now)))
+		if ((rc = _build_job(c, j, now)) == _BUILD_SKIP) {
+			g_ptr_array_remove_index(c->jobs, c->jobs->len - 1);
+			continue;
+		}
+		if (rc)
 			return rc;
 		mf_prio_result_init(&j->base, tres_cnt);
 		mf_priority_compute(&c->cfg, &j->job, now, &j->base);
@@ -700,8 +718,11 @@ static int _stream_fn(mf_job_line_t *l, void *arg)
 		mf_job_line_free(l);
 		return 0;
 	}
-	if ((rc = _build_job(c, &j, st->now)))
+	if ((rc = _build_job(c, &j, st->now))) {
+		if (rc == _BUILD_SKIP)
+			rc = 0;
 		goto out;
+	}
 	mf_prio_result_init(&j.base, tres_cnt);
 	mf_priority_compute(&c->cfg, &j.job, st->now, &j.base);
 	if (!j.job.parts) {
