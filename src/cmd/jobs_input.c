@@ -239,8 +239,11 @@ static const char *const _wanted[F_N] = {
 
 /* key -> 1 + index in _layout; built once */
 static GHashTable *_pos_of;
-/* _field_at[i]: the F_* of _layout[i], or -1 */
+/* _field_at[i]: the F_* of _layout[i], or -1; _key_len[i]: its length */
 static int _field_at[G_N_ELEMENTS(_layout)];
+static size_t _key_len[G_N_ELEMENTS(_layout)];
+/* _layout's index of TRES, the last key read but SiteFactor */
+static int _tres_pos;
 /* _end_of[i]: the index of the next ALWAYS key after i (or the end) */
 static int _end_of[G_N_ELEMENTS(_layout)];
 
@@ -257,6 +260,9 @@ static void _layout_init(void)
 			next = i;
 		g_hash_table_insert(_pos_of, (gpointer)_layout[i].key,
 				    GINT_TO_POINTER(i + 1));
+		_key_len[i] = strlen(_layout[i].key);
+		if (!strcmp(_layout[i].key, "TRES"))
+			_tres_pos = i;
 		_field_at[i] = -1;
 		for (int f = 0; f < F_N; f++)
 			if (!strcmp(_wanted[f], _layout[i].key))
@@ -265,13 +271,14 @@ static void _layout_init(void)
 }
 
 /* The index of key W in _layout, or -1.  scontrol prints the keys in
- * order: the few after the last one (HINT) are tried first. */
-static int _key_pos(const char *w, int hint)
+ * order: the few after the last one (HINT) are tried first.  LEN:
+ * strlen(W). */
+static int _key_pos(const char *w, size_t len, int hint)
 {
 	int n = (int)G_N_ELEMENTS(_layout);
 
-	for (int i = hint; i < n && i < hint + 8; i++)
-		if (!strcmp(w, _layout[i].key))
+	for (int i = hint; i < n && i < hint + 4; i++)
+		if (_key_len[i] == len && !memcmp(w, _layout[i].key, len))
 			return i;
 	return GPOINTER_TO_INT(g_hash_table_lookup(_pos_of, w)) - 1;
 }
@@ -285,6 +292,7 @@ static void _fields(char *text, char *val[F_N])
 {
 	int text_pos = -1;       /* in a free-text value: its key's index */
 	int hint = 0;            /* just after the last key's index */
+	bool in_order = true;    /* every key so far after the one before */
 	char *p = text;
 
 	memset(val, 0, sizeof(char *) * F_N);
@@ -310,7 +318,7 @@ static void _fields(char *text, char *val[F_N])
 		while (*end && *end != ' ' && *end != '\t')
 			end++;
 		*eq = '\0';
-		pos = _key_pos(w, hint);
+		pos = _key_pos(w, (size_t)(eq - w), hint);
 		if (text_pos >= 0 &&
 		    (pos <= text_pos || pos > _end_of[text_pos])) {
 			/* inside a free-text value: not a field */
@@ -319,8 +327,10 @@ static void _fields(char *text, char *val[F_N])
 			continue;
 		}
 		text_pos = pos >= 0 && (_layout[pos].flags & _TEXT) ? pos : -1;
-		if (pos >= 0)
+		if (pos >= 0) {
+			in_order = in_order && pos >= hint - 1;
 			hint = pos + 1;
+		}
 		f = pos >= 0 ? _field_at[pos] : -1;
 		p = end;
 		if (*end)
@@ -328,6 +338,11 @@ static void _fields(char *text, char *val[F_N])
 		*end = '\0';
 		if (f >= 0 && !val[f])
 			val[f] = eq + 1;
+		/* past TRES, in scontrol's order, only SiteFactor (ours,
+		 * rare) is left to read: the rest of the line is not
+		 * looked at without one */
+		if (pos == _tres_pos && in_order && !strstr(p, "SiteFactor="))
+			break;
 	}
 }
 

@@ -551,16 +551,20 @@ GPtrArray *mf_prun_part_ranked(const mf_prun_ctx_t *c, const mf_part_t *part)
 }
 
 /* sprio's %.Ns (right, cut) and %Ns (left, cut, padded). */
-static void _field(FILE *out, const char *s, int width, bool right)
+static void _field(GString *out, const char *s, int width, bool right)
 {
 	int len = (int)strlen(s);
+	int pad;
 
 	if (len > width)
 		len = width;
+	pad = width - len;
+	if (!right)
+		g_string_append_len(out, s, len);
+	while (pad-- > 0)
+		g_string_append_c(out, ' ');
 	if (right)
-		fprintf(out, "%*.*s", width, len, s);
-	else
-		fprintf(out, "%-*.*s", width, len, s);
+		g_string_append_len(out, s, len);
 }
 
 static char *_tres_str(const mf_tres_set_t *set, const mf_prio_result_t *r)
@@ -588,16 +592,23 @@ static const bool _right[] = { true, false, true, true, true, true, true,
 
 static void _print_fields(FILE *out, char **f, bool parsable)
 {
+	/* one line built in memory, one write (a million rows) */
+	GString *line = g_string_sized_new(256);
+
 	for (size_t i = 0; i < G_N_ELEMENTS(_header); i++) {
 		if (parsable) {
-			fprintf(out, "%s%s", i ? "|" : "", f[i]);
+			if (i)
+				g_string_append_c(line, '|');
+			g_string_append(line, f[i]);
 		} else {
 			if (i)
-				fputc(' ', out);
-			_field(out, f[i], _width[i], _right[i]);
+				g_string_append_c(line, ' ');
+			_field(line, f[i], _width[i], _right[i]);
 		}
 	}
-	fputc('\n', out);
+	g_string_append_c(line, '\n');
+	fwrite(line->str, 1, line->len, out);
+	g_string_free(line, TRUE);
 }
 
 static void _print_table(const _ctx_t *c, const _opts_t *o, FILE *out)
@@ -744,6 +755,25 @@ out:
 	return rc;
 }
 
+/* V as "%lld" writes it, into BUF (N bytes, at least 21). */
+static void _lltoa(char *buf, size_t n, long long v)
+{
+	char tmp[24];
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+				     : (unsigned long long)v;
+	size_t k = 0, i = 0;
+
+	do {
+		tmp[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[i++] = '-';
+	while (k && i + 1 < n)
+		buf[i++] = tmp[--k];
+	buf[i] = '\0';
+}
+
 /* V as "%.0f" writes it, faster for the usual whole-number range. */
 static void _fmt0(char *buf, size_t n, double v)
 {
@@ -757,7 +787,7 @@ static void _fmt0(char *buf, size_t n, double v)
 	if (r == 0 && signbit(v))
 		snprintf(buf, n, "-0");
 	else
-		snprintf(buf, n, "%lld", (long long)r);
+		_lltoa(buf, n, (long long)r);
 }
 
 /* Sort keys: job id in the high half, row index in the low one (a job's
@@ -895,8 +925,8 @@ static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
 		char b[G_N_ELEMENTS(_header)][40];
 		char *f[G_N_ELEMENTS(_header)];
 
-		snprintf(b[0], sizeof(b[0]), "%u", row->job_id);
-		snprintf(b[3], sizeof(b[3]), "%lld", (long long)row->sprio);
+		_lltoa(b[0], sizeof(b[0]), row->job_id);
+		_lltoa(b[3], sizeof(b[3]), (long long)row->sprio);
 		_fmt0(b[4], sizeof(b[4]), row->direct ? 0.0 : (double)row->site);
 		for (int k = 0; k < 6; k++)
 			_fmt0(b[5 + k], sizeof(b[5 + k]), row->w[k]);
