@@ -262,6 +262,11 @@ expect_line "free text: a job named 'x QOS=high' keeps its own QOS" \
 expect_line "free text: --explain shows the job's own QOS" \
 	"Job 111: user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
 	$BASE --jobs "$D/jobs-freetext.txt" --explain 111
+# a SiteFactor added by hand at the end of a line is read: 4423.02 + 500
+# shellcheck disable=SC2086
+expect_line "SiteFactor at the end of a line" \
+	"112|short|alice|4923|500|100|0|2973|250|1000|0|0|cpu=100" \
+	$BASE --jobs "$D/jobs-freetext.txt" -P
 # "No jobs in the system" (scontrol on an idle cluster): zero rows
 # shellcheck disable=SC2086
 if "$MFPRIO" priority $BASE --jobs "$D/jobs-none.txt" -P >"$out" 2>"$err" &&
