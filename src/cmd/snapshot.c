@@ -256,7 +256,10 @@ static guint _count_columns(const char *path)
 static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 			 const char *path, mf_error_t *errp)
 {
-	GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+	/* cluster names in lower case, as slurmctld and sacctmgr keep them */
+	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	char *want = cluster ? g_ascii_strdown(cluster, -1) : NULL;
 	GHashTable *plain = g_hash_table_new_full(g_str_hash, g_str_equal,
 						  g_free, NULL);
 	GPtrArray *kept = g_ptr_array_new();
@@ -265,7 +268,7 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 	for (guint i = 0; i < rows->len; i++) {
 		_row_t *r = g_ptr_array_index(rows, i);
 
-		g_hash_table_add(names, r->fields[0]);
+		g_hash_table_add(names, g_ascii_strdown(r->fields[0], -1));
 		if (ncols == 6 && !*r->fields[3] && *r->fields[2])
 			g_hash_table_add(plain, g_strdup_printf("%s|%s",
 				r->fields[1], r->fields[2]));
@@ -290,7 +293,7 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 		g_ptr_array_free(l, TRUE);
 		goto out;
 	}
-	if (cluster && !g_hash_table_contains(names, cluster)) {
+	if (want && !g_hash_table_contains(names, want)) {
 		rc = mf_errprintf(errp, "%s: no association of cluster '%s'",
 				  path, cluster);
 		goto out;
@@ -298,7 +301,7 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 	for (guint i = 0; i < rows->len; i++) {
 		_row_t *r = g_ptr_array_index(rows, i);
 		char **f = r->fields;
-		bool take = !cluster || !strcmp(f[0], cluster);
+		bool take = !want || !g_ascii_strcasecmp(f[0], want);
 
 		if (take && ncols == 6 && *f[3]) {
 			char *key = g_strdup_printf("%s|%s", f[1], f[2]);
@@ -346,6 +349,7 @@ out:
 	g_ptr_array_free(kept, TRUE);
 	g_hash_table_destroy(plain);
 	g_hash_table_destroy(names);
+	g_free(want);
 	return rc;
 }
 

@@ -60,5 +60,14 @@ if cmp -s "$out" "$S/expected.txt"
 then ok "priority: the conf's cluster from a several-cluster dump"
 else bad "priority: the conf's cluster from a several-cluster dump"; fi
 
+# ClusterName=Demo (tests/data/conf/spaces.conf): cluster names are kept in
+# lower case by slurmctld and sacctmgr, so it names the rows of "demo"
+"$MFPRIO" priority --conf "$TOP_SRCDIR/tests/data/conf/spaces.conf" --jobs "$S/jobs.txt" \
+	--qos "$S/qos.txt" --assoc "$C/../../priority/clusters/assoc.txt" \
+	--usage "$S/usage.txt" --now 1700000000 >"$out" 2>"$err"
+if cmp -s "$out" "$S/expected.txt"
+then ok "ClusterName matched without regard to case"
+else bad "ClusterName matched without regard to case"; fi
+
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
