@@ -25,6 +25,23 @@ int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg)
 	case MF_IOPT_ASSOC_PRIO: io->o.assoc_prio = arg; return 1;
 	case MF_IOPT_RELEASE: io->release = arg; return 1;
 	case MF_IOPT_SNAPSHOT: io->o.snapshot = arg; return 1;
+	case MF_IOPT_CLUSTER: io->o.cluster = arg; return 1;
+	case MF_IOPT_SET:
+	case MF_IOPT_FLAGS: {
+		mf_error_t e;
+
+		if (!io->sets)
+			io->sets = mf_conf_parse("", "--set", NULL);
+		if (ch == MF_IOPT_FLAGS) {
+			mf_conf_set(io->sets, "PriorityFlags", arg, "--flags",
+				    1);
+		} else if (mf_conf_set_arg(io->sets, arg, "--set", 1, &e)) {
+			mf_cmd_error("%s", e.text);
+			return -1;
+		}
+		io->o.sets = io->sets->globals;
+		return 1;
+	}
 	case MF_IOPT_NOW:
 		errno = 0;
 		v = strtoll(arg, &end, 10);
@@ -72,4 +89,6 @@ int mf_iopt_run(mf_iopts_t *io, mf_prun_ctx_t *c)
 void mf_iopt_clear(mf_iopts_t *io)
 {
 	mf_snapdir_clear(&io->snap);
+	mf_conf_free(io->sets);
+	io->sets = NULL;
 }

@@ -2,7 +2,7 @@
 /*
  * input_opts: the input options that `mfprio why` and `mfprio check` take
  * (--conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,
- * --snapshot), filled into the options of the shared loader
+ * --snapshot, and the what-ifs --set and --flags, and --cluster), filled into the options of the shared loader
  * (priority_run.h), so that both read their inputs as `priority` does.
  *
  * Use: MF_IOPT_LONGOPTS in the getopt_long table; each option character
@@ -16,12 +16,13 @@
 #include <stdbool.h>
 
 #include "priority_run.h"
+#include "slurm_conf.h"
 #include "snapshot_dir.h"
 
 enum {
 	MF_IOPT_CONF = 400, MF_IOPT_JOBS, MF_IOPT_QOS, MF_IOPT_ASSOC,
 	MF_IOPT_USAGE, MF_IOPT_ASSOC_PRIO, MF_IOPT_NOW, MF_IOPT_RELEASE,
-	MF_IOPT_SNAPSHOT,
+	MF_IOPT_SNAPSHOT, MF_IOPT_SET, MF_IOPT_FLAGS, MF_IOPT_CLUSTER,
 };
 
 #define MF_IOPT_LONGOPTS \
@@ -33,7 +34,10 @@ enum {
 	{ "assoc-prio", required_argument, NULL, MF_IOPT_ASSOC_PRIO }, \
 	{ "now", required_argument, NULL, MF_IOPT_NOW }, \
 	{ "release", required_argument, NULL, MF_IOPT_RELEASE }, \
-	{ "snapshot", required_argument, NULL, MF_IOPT_SNAPSHOT }
+	{ "snapshot", required_argument, NULL, MF_IOPT_SNAPSHOT }, \
+	{ "set", required_argument, NULL, MF_IOPT_SET }, \
+	{ "flags", required_argument, NULL, MF_IOPT_FLAGS }, \
+	{ "cluster", required_argument, NULL, MF_IOPT_CLUSTER }
 
 /* The lines of the --help text that describe them. */
 #define MF_IOPT_HELP \
@@ -46,13 +50,19 @@ enum {
 "  --usage FILE   sshare -a -P -n -o Account,User,RawUsage\n" \
 "  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n" \
 "  --now SECONDS  the time to compute at (default: the snapshot's, else now)\n" \
-"  --release VER  the Slurm release to imitate (as `mfprio priority`)\n"
+"  --release VER  the Slurm release to imitate (as `mfprio priority`)\n" \
+"  --set KEY=VALUE  a slurm.conf Priority* key or FairShareDampeningFactor,\n" \
+"                 as if written last in the conf (what-if; repeatable)\n" \
+"  --flags FLAGS  PriorityFlags to use instead of the conf's (what-if)\n" \
+"  --cluster NAME the cluster of a several-cluster assoc dump (default:\n" \
+"                 the conf's ClusterName)\n"
 
 typedef struct {
 	mf_prun_opts_t o;
 	const char *release;
 	bool now_set;
 	mf_snapdir_t snap;
+	mf_conf_t *sets;             /* --set and --flags, in order */
 } mf_iopts_t;
 
 /* Start with no input and the current time. */

@@ -53,6 +53,14 @@ if grep -qxF "  --set PriorityWeightQOS=0 (what-if, in place of the conf's)" "$o
 then ok "--explain names the settings used, and uses them"
 else bad "--explain names the settings used, and uses them"; fi
 
+# why and check take --set and --flags too (input_opts): QOS off, 102 is
+# ahead of 101 by its fair-share and size only: 8858 - 3000 = 5858
+"$MFPRIO" why 101 102 --conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$S/qos.txt" \
+	--assoc "$S/assoc.txt" --usage "$S/usage.txt" --now 1700000000 \
+	--set PriorityWeightQOS=0 >"$out" 2>"$err"
+if grep -qF "priority 5858 against 4423" "$out" && ! grep -q "^  qos " "$out"
+then ok "why --set PriorityWeightQOS=0"; else bad "why --set PriorityWeightQOS=0"; fi
+
 pr -w
 if grep -qxF "Weights||||1|1000|0|10000|1000|2000|3000||cpu=400" "$out" && [ "$(wc -l <"$out")" -eq 1 ]
 then ok "-w: the weights, no job"; else bad "-w: the weights, no job"; fi
