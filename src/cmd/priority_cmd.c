@@ -654,7 +654,7 @@ typedef struct {
 	double sprio;                /* sprio's PRIORITY */
 	double w[6];                 /* age, assoc, fs, js, part, qos */
 	int64_t site, nice;
-	size_t tres_at;              /* its w_tres in _stream_t.tres */
+	size_t tres_at;              /* its weighted TRES in _stream_t.tres */
 } _lean_t;
 
 typedef struct {
@@ -662,7 +662,11 @@ typedef struct {
 	const _opts_t *o;
 	time_t now;
 	GArray *rows;                /* _lean_t */
-	GArray *tres;                /* double, tres_cnt per row */
+	GArray *tres;                /* double, weighted_cnt per row: the
+				      * weighted TRES factors that can be
+				      * non-zero */
+	uint32_t *weighted;          /* the TRES with a weight, by index */
+	uint32_t weighted_cnt;
 } _stream_t;
 
 /* Whether NAME is in the NULL-ended LIST (NULL: every name is). */
@@ -713,7 +717,8 @@ static void _lean_add(_stream_t *st, const _job_t *j,
 		      j->job.job_id, r->sum);
 		st->c->clamp_warned = true;
 	}
-	g_array_append_vals(st->tres, r->w_tres, r->tres_cnt);
+	for (uint32_t k = 0; k < st->weighted_cnt; k++)
+		g_array_append_val(st->tres, r->w_tres[st->weighted[k]]);
 	g_array_append_val(st->rows, row);
 }
 
@@ -933,7 +938,7 @@ static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
 		_fmt0(b[11], sizeof(b[11]),
 		      row->direct ? 0.0 : (double)row->nice);
 		g_string_truncate(ts, 0);
-		for (uint32_t k = 0; k < set->cnt; k++) {
+		for (uint32_t k = 0; k < st->weighted_cnt; k++) {
 			double v = tres[row->tres_at + k];
 
 			char num[40];
@@ -943,7 +948,7 @@ static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
 			_fmt0(num, sizeof(num), v);
 			if (ts->len)
 				g_string_append_c(ts, ',');
-			g_string_append(ts, set->names[k]);
+			g_string_append(ts, set->names[st->weighted[k]]);
 			g_string_append_c(ts, '=');
 			g_string_append(ts, num);
 		}
@@ -974,6 +979,10 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 	}
 	st.rows = g_array_new(FALSE, FALSE, sizeof(_lean_t));
 	st.tres = g_array_new(FALSE, FALSE, sizeof(double));
+	st.weighted = g_new0(uint32_t, c->pc->tres->cnt + 1);
+	for (uint32_t k = 0; c->cfg.weight_tres && k < c->pc->tres->cnt; k++)
+		if (c->cfg.weight_tres[k])
+			st.weighted[st.weighted_cnt++] = k;
 	rc = mf_jobs_each(o->jobs, _stream_fn, &st, &e);
 	if (rc < 0) {
 		mf_cmd_error("%s", e.text);
@@ -983,6 +992,7 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 		_print_lean(&st, o, out);
 	g_array_free(st.rows, TRUE);
 	g_array_free(st.tres, TRUE);
+	g_free(st.weighted);
 	return rc;
 }
 
