@@ -15,11 +15,14 @@
  *   tres-unused   a PriorityWeightTRES entry for a TRES no pending job asks
  *   off           weights or settings the configuration turns off: every
  *                 weight under PriorityType other than priority/multifactor,
- *                 FairShareDampeningFactor under Fair Tree
+ *                 age and fair-share weights without slurmdbd
+ *                 (AccountingStorageType), FairShareDampeningFactor under
+ *                 Fair Tree
  */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -220,10 +223,42 @@ static void _tres_unused(const mf_prun_ctx_t *c, GPtrArray *out)
 	}
 }
 
-static void _off(const mf_prun_ctx_t *c, GPtrArray *out)
+/* The whole number of setting KEY in CONF, 0 if absent or not one. */
+static unsigned long _conf_num(const mf_conf_t *conf, const char *key)
+{
+	const mf_conf_pair_t *p = mf_conf_get(conf, key);
+
+	return p ? strtoul(p->value, NULL, 10) : 0;
+}
+
+static void _off(const mf_prun_ctx_t *c, const char *conf_path,
+		 GPtrArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 	const char *type = c->pc->priority_type;
+	mf_error_t e;
+	mf_conf_t *conf = mf_conf_load(conf_path, &e);
+
+	/* the loader zeroes these two without slurmdbd: the file's own
+	 * values say whether the administrator meant them */
+	if (conf) {
+		const mf_conf_pair_t *p = mf_conf_get(conf,
+						      "AccountingStorageType");
+		unsigned long wa = _conf_num(conf, "PriorityWeightAge");
+		unsigned long wf = _conf_num(conf, "PriorityWeightFairshare");
+
+		if ((!p || strcmp(p->value, "accounting_storage/slurmdbd")) &&
+		    (wa || wf))
+			_found(out, "off", g_strdup_printf(
+				"AccountingStorageType is %s: slurmctld takes "
+				"PriorityWeightAge (%lu) and "
+				"PriorityWeightFairshare (%lu) as 0 without "
+				"slurmdbd", p ? p->value : "not set", wa, wf),
+				g_strdup("AccountingStorageType=accounting_"
+					 "storage/slurmdbd, or drop the two "
+					 "weights"));
+		mf_conf_free(conf);
+	}
 
 	if (type && strcmp(type, "priority/multifactor") &&
 	    (k->weight_age || k->weight_assoc || k->weight_fs ||
@@ -285,7 +320,7 @@ static int _check(mf_iopts_t *io, bool json)
 	_fs_weight(&c, found);
 	_factors(&c, found);
 	_tres_unused(&c, found);
-	_off(&c, found);
+	_off(&c, io->o.conf, found);
 	if (json) {
 		_print_json(stdout, &c, &io->o, found);
 	} else {

@@ -195,7 +195,7 @@ static void _analyse(const mf_prun_ctx_t *c, _why_t *w)
 	double wa = c->cfg.weight_age, m = c->cfg.max_age;
 
 	w->gap = f->sum - l->sum;
-	if (w->by_tier || w->tie)
+	if (w->by_tier || w->tie || f->direct || l->direct)
 		return;
 	/* age: both gain wa/m a second until each reaches 1; the later
 	 * job gains on the first only after the first has reached 1 */
@@ -244,6 +244,18 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 			l->priority);
 		fprintf(out, "Only a change of partition or of PriorityTier "
 			"changes this order.\n");
+		return;
+	}
+	if (f->direct || l->direct) {
+		const mf_prun_job_t *d = f->direct ? w->first : w->later;
+
+		fprintf(out, "Job %s runs before job %s in partition %s: "
+			"priority %u against %u.\n", _id(w->first),
+			_id(w->later), pf->name, f->priority, l->priority);
+		fprintf(out, "Job %s has a priority set by an administrator "
+			"(scontrol update job ... priority=N): no factor "
+			"counts for it, and only another such update changes "
+			"it.\n", _id(d));
 		return;
 	}
 	if (w->tie) {
@@ -496,6 +508,15 @@ int cmd_why(int argc, char **argv)
 		mf_cmd_error("why: two job ids are needed (JOB_A JOB_B)");
 		fputs(_usage, stderr);
 		rc = MF_EXIT_USAGE;
+	}
+	for (int i = 0; !rc && i < 2; i++) {
+		const char *id = argv[optind + i];
+
+		if (!g_ascii_isdigit(*id)) {
+			mf_cmd_error("why: '%s' is not a job id (JOBID, or an "
+				     "array task ARRAYID_TASK)", id);
+			rc = MF_EXIT_USAGE;
+		}
 	}
 	if (!rc)
 		rc = mf_iopt_finish(&io, "why");

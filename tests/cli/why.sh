@@ -105,6 +105,10 @@ rc=$?
 if [ $rc != 0 ] && grep -q 99 "$err"; then ok "why: an unknown job is named"
 else bad "why: an unknown job is named"; fi
 # shellcheck disable=SC2086
+"$MFPRIO" why 1 x $WHY >"$out" 2>"$err"
+if [ $? = 2 ] && grep -qF "why: 'x' is not a job id" "$err"; then ok "why: not a job id"
+else bad "why: not a job id"; fi
+# shellcheck disable=SC2086
 "$MFPRIO" why 1 $WHY >"$out" 2>"$err"
 if [ $? = 2 ]; then ok "why: one id is a usage error"
 else bad "why: one id is a usage error"; fi
@@ -161,6 +165,13 @@ lint "weights under priority/basic" off "PriorityType is priority/basic" \
 	PriorityType=priority/basic
 lint "dampening under Fair Tree" off "FairShareDampeningFactor is 5" \
 	FairShareDampeningFactor=5
+# no slurmdbd: slurmctld zeroes the age (1000) and fair-share (100) weights
+grep -v '^AccountingStorageType=' "$K/slurm.conf" >"$tmp/slurm.conf"
+# shellcheck disable=SC2086
+"$MFPRIO" check --conf "$tmp/slurm.conf" $CHK >"$out" 2>"$err"
+has "check: age and fair-share weights without slurmdbd" 3 $? \
+	"off: AccountingStorageType is not set: slurmctld takes PriorityWeightAge (1000) and PriorityWeightFairshare (100) as 0" \
+	"1 finding."
 # every job in QOS normal: QOS factor 0 for all
 sed 's/QOS=high/QOS=normal/' "$K/jobs" >"$tmp/jobs"
 # shellcheck disable=SC2086
