@@ -343,8 +343,9 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 			 w->later_assoc->usage_efctv > 0)
 			fprintf(out, "  fair-share: job %s's factor would have "
 				"to rise from %.6f to %.6f: the effective "
-				"usage of %s in account %s would have to decay "
-				"from %.6f to %.6f (%.0f%% of it gone).\n",
+				"usage of %s in account %s would have to fall "
+				"from %.6f to %.6f (%.0f%% less, the others' "
+				"unchanged).\n",
 				_id(w->later), l->fs, w->fs_needed,
 				w->later->line->user, w->later->line->account,
 				(double) w->later_assoc->usage_efctv,

@@ -85,6 +85,27 @@ has "why: age cannot close the gap" 0 $? \
 	"job 5 will have gained at most 700.0 on job 2, less than 750.0" \
 	"nice         job 2 0.0, job 5 -50.0: +50.0 for job 2"
 
+# Fair-share under classic: tests/data/check (see below) with
+# NO_FAIR_TREE and PriorityWeightFairshare=1000.  Shares: u1 and u2 0.25
+# each (half of a's half), u3 0.5.  Usage 150: a 100 (u1 100), b 50 (u3).
+# Effective usage: u1 2/3 (a's 2/3, u1 all of it), u3 1/3.  Factors:
+# u1 2^(-(2/3)/0.25) = 0.157490, u3 2^(-(1/3)/0.5) = 0.629961.
+# Job 1 (u1, 1 day of 10): 100 + 157.490 = 257.490; job 3 (u3, 3 days):
+# 300 + 629.961 = 929.961: ahead by 672.470, fair-share the larger part
+# (472.470).  Age gains job 1 at most 200.  Fair-share: job 1 needs
+# 0.157490 + 0.672470 = 0.829961, i.e. an effective usage of
+# -log2(0.829961) * 0.25 = 0.067221 instead of 0.666667 (90% less).
+{ cat "$K/slurm.conf"; echo PriorityFlags=NO_FAIR_TREE
+  echo PriorityWeightFairshare=1000; } >"$tmp/classic.conf"
+"$MFPRIO" why 1 3 --conf "$tmp/classic.conf" --jobs "$K/jobs" --qos "$K/qos" \
+	--assoc "$K/assoc" --usage "$K/usage" --now 1700000000 >"$out" 2>"$err"
+has "why: the fair-share factor and usage that would swap them" 0 $? \
+	"Job 3 runs before job 1 in partition p: priority 929 against 257" \
+	"The deciding factor is fairshare: it gives job 3 472.5 more." \
+	"job 1 will have gained at most 200.0 on job 3, less than 672.5" \
+	"job 1's factor would have to rise from 0.157490 to 0.829961" \
+	"from 0.666667 to 0.067221 (90% less"
+
 # Job 3 (normal, 1 day, partition hi: PriorityTier 2) has 100; job 4
 # (high, 9 days, lo: tier 1) 900 + 300 = 1200: the tier decides.
 # shellcheck disable=SC2086
