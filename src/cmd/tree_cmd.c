@@ -18,6 +18,7 @@
  * with a legend and a tooltip per association.
  */
 #include <getopt.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +118,11 @@ static void _print_text(FILE *out, const mf_tree_t *t, mf_fs_algo_t algo,
 			bool color)
 {
 	const char *charset;
-	bool utf8 = g_get_charset(&charset);
+	bool utf8;
+
+	/* the character set only (numbers keep the C locale's point) */
+	setlocale(LC_CTYPE, "");
+	utf8 = g_get_charset(&charset);
 	int w = 12;
 	GString *g = g_string_new(NULL);
 

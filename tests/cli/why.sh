@@ -215,6 +215,16 @@ then ok "check --json"; else bad "check --json"; fi
 "$MFPRIO" tree --snapshot "$EX" >"$out" 2>"$err"
 has "tree: shares against usage" 0 $? \
 	"40.0%" "45.0%" "25.0%" "55.6%" "0.500000"
+# bars of 20: physics 0.40 * 20 = 8 of shares, 0.45 * 20 = 9 of usage
+# (ASCII in the C locale, blocks under UTF-8)
+LC_ALL=C "$MFPRIO" tree --snapshot "$EX" >"$out" 2>"$err"
+has "tree: the bars" 0 $? \
+	"  physics     ########............  40.0% #########...........  45.0%"
+if locale -a 2>/dev/null | grep -qix 'c\.utf-\{0,1\}8'; then
+	LC_ALL=C.UTF-8 "$MFPRIO" tree --snapshot "$EX" >"$out" 2>"$err"
+	has "tree: the bars in UTF-8" 0 $? \
+		"  physics     ████████············  40.0% █████████···········  45.0%"
+fi
 if grep -q "$(printf '\033')" "$out"; then bad "tree: no colour into a file"
 else ok "tree: no colour into a file"; fi
 "$MFPRIO" tree --snapshot "$EX" --color=always >"$out" 2>"$err"
