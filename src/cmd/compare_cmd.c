@@ -22,11 +22,12 @@
 #include "json_out.h"
 #include "priority_flags.h"
 #include "priority_run.h"
+#include "timestr.h"
 
 static const char _usage[] =
 "Usage: mfprio compare --conf FILE --jobs FILE [--qos FILE]\n"
 "                      [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
-"                      [--now EPOCH] [--release VER]\n"
+"                      [--now TIME] [--release VER]\n"
 "                      [--set KEY=VALUE]... [--flags FLAGS] [--damp N]\n"
 "                      [--json] [-P] [-n]\n"
 "       mfprio compare --snapshot DIR [any option above]\n"
@@ -530,20 +531,6 @@ static void _print_json(FILE *out, const mf_prun_ctx_t c[2],
 	mf_json_finish(&j);
 }
 
-static int _parse_now(const char *s, time_t *now)
-{
-	char *end;
-	long long v;
-
-	if (!g_ascii_isdigit(*s))
-		return -1;
-	v = strtoll(s, &end, 10);
-	if (*end || v < 0 || v == LLONG_MAX)
-		return -1;
-	*now = (time_t)v;
-	return 0;
-}
-
 /* Compute both sides and print.  Returns an exit status. */
 static int _compare(mf_prun_opts_t o[2], const char *release)
 {
@@ -611,6 +598,7 @@ int cmd_compare(int argc, char **argv)
 	const char *release = NULL;
 	mf_snapdir_t snap = { 0 };
 	bool now_set = false;
+	const char *now_arg = NULL;
 	int ch, rc = MF_EXIT_OK;
 
 	optind = 1;
@@ -626,11 +614,7 @@ int cmd_compare(int argc, char **argv)
 		case OPT_SNAPSHOT: o[0].snapshot = optarg; break;
 		case OPT_NOW:
 			now_set = true;
-			if (_parse_now(optarg, &o[0].now)) {
-				mf_cmd_error("--now '%s': not a number of "
-					     "seconds since the epoch", optarg);
-				rc = MF_EXIT_USAGE;
-			}
+			now_arg = optarg;
 			break;
 		case OPT_SET:
 			if (_add_set(sets, NULL, optarg))
@@ -661,6 +645,17 @@ int cmd_compare(int argc, char **argv)
 	if (!rc && o[0].snapshot)
 		rc = mf_prun_from_snapshot(o[0].snapshot, &snap, &o[0],
 					   now_set);
+	if (!rc && now_arg) {
+		/* as priority reads it: "now" is the snapshot's time */
+		mf_error_t e;
+
+		if (mf_time_point(now_arg, o[0].snapshot ? snap.taken
+							 : o[0].now,
+				  &o[0].now, &e)) {
+			mf_cmd_error("--now %s", e.text);
+			rc = MF_EXIT_USAGE;
+		}
+	}
 	if (rc) {
 		/* reported */
 	} else if (optind < argc) {

@@ -62,6 +62,12 @@ bob|a|1|1|2|-1|1.00|2.00|0.000000|0.000000"
 if grep -qxF "1|alice|a|p|2|1|+1|600|6000|+5400" "$out" &&
 	grep -qxF "2|bob|a|p|1|2|-1|2200|4000|+1800" "$out"
 then ok "--snapshot DIR --now: --now wins"; else bad "--snapshot DIR --now: --now wins"; fi
+# --now as sbatch --begin takes it, "now" being the snapshot's time: the
+# same day later (1700000000 + 86400)
+"$MFPRIO" compare --snapshot "$C" --now now+1day --set PriorityWeightAge=10000 -P -n >"$out" 2>"$err"
+if grep -qxF "1|alice|a|p|2|1|+1|600|6000|+5400" "$out" &&
+	grep -qxF "2|bob|a|p|1|2|-1|2200|4000|+1800" "$out"
+then ok "--snapshot DIR --now now+1day"; else bad "--snapshot DIR --now now+1day"; fi
 
 # a smaller raise that does not swap them: age 2000: job 1 1000, job 2
 # 200 + 2000 = 2200: no move, both priorities change (+500, +100); the
