@@ -231,13 +231,20 @@ static unsigned long _conf_num(const mf_conf_t *conf, const char *key)
 	return p ? strtoul(p->value, NULL, 10) : 0;
 }
 
-static void _off(const mf_prun_ctx_t *c, const char *conf_path,
+static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 		 GPtrArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 	const char *type = c->pc->priority_type;
 	mf_error_t e;
-	mf_conf_t *conf = mf_conf_load(conf_path, &e);
+	mf_conf_t *conf = mf_conf_load(o->conf, &e);
+
+	/* with the --set and --flags settings, as the loader took them */
+	for (guint i = 0; conf && o->sets && i < o->sets->len; i++) {
+		const mf_conf_pair_t *p = o->sets->pdata[i];
+
+		mf_conf_set(conf, p->key, p->value, p->file, p->line);
+	}
 
 	/* the loader zeroes these two without slurmdbd: the file's own
 	 * values say whether the administrator meant them */
@@ -320,7 +327,7 @@ static int _check(mf_iopts_t *io, bool json)
 	_fs_weight(&c, found);
 	_factors(&c, found);
 	_tres_unused(&c, found);
-	_off(&c, io->o.conf, found);
+	_off(&c, &io->o, found);
 	if (json) {
 		_print_json(stdout, &c, &io->o, found);
 	} else {

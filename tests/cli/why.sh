@@ -193,6 +193,11 @@ grep -v '^AccountingStorageType=' "$K/slurm.conf" >"$tmp/slurm.conf"
 has "check: age and fair-share weights without slurmdbd" 3 $? \
 	"off: AccountingStorageType is not set: slurmctld takes PriorityWeightAge (1000) and PriorityWeightFairshare (100) as 0" \
 	"1 finding."
+# the same with both weights set to 0 by --set: nothing left to say
+# shellcheck disable=SC2086
+"$MFPRIO" check --conf "$tmp/slurm.conf" $CHK --set PriorityWeightAge=0 \
+	--set PriorityWeightFairshare=0 >"$out" 2>"$err"
+has "check: --set taken into account" 0 $? "No finding: 3 pending jobs"
 # every job in QOS normal: QOS factor 0 for all
 sed 's/QOS=high/QOS=normal/' "$K/jobs" >"$tmp/jobs"
 # shellcheck disable=SC2086
