@@ -352,10 +352,24 @@ static bool _is_null(const char *v)
 }
 
 /* Interned strings: the same user, account, QOS, partition list, state
- * and reason are on many lines; one copy each for the process. */
+ * and reason are on many lines; one copy each for the process, in a pool
+ * of its own (kept reachable to the end, unlike g_intern_string's blocks,
+ * which leak checkers report). */
 static const char *_intern(const char *s)
 {
-	return g_intern_string(s);
+	static GStringChunk *pool;
+	static GHashTable *set;
+	const char *in;
+
+	if (!pool) {
+		pool = g_string_chunk_new(64 * 1024);
+		set = g_hash_table_new(g_str_hash, g_str_equal);
+	}
+	if ((in = g_hash_table_lookup(set, s)))
+		return in;
+	in = g_string_chunk_insert(pool, s);
+	g_hash_table_add(set, (gpointer)in);
+	return in;
 }
 
 /* PARTS ("a,b") as an interned NULL-ended list. */
@@ -370,12 +384,12 @@ static const char *const *_intern_parts(const char *parts)
 		return none;
 	if (!lists)
 		lists = g_hash_table_new(g_direct_hash, g_direct_equal);
-	key = g_intern_string(parts);
+	key = _intern(parts);
 	if ((l = g_hash_table_lookup(lists, key)))
 		return (const char *const *)l;
 	l = g_strsplit(parts, ",", -1);
 	for (int i = 0; l[i]; i++) {
-		const char *in = g_intern_string(l[i]);
+		const char *in = _intern(l[i]);
 
 		g_free(l[i]);
 		l[i] = (char *)in;
