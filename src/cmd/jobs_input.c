@@ -556,9 +556,47 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 	return job;
 }
 
+/* Whether task T is in SPEC, an ArrayTaskId list as scontrol prints it
+ * ("4-9", "1,3,5-7", "1-9:2", each optionally ending "%N"). */
+static bool _task_in(const char *spec, unsigned long t)
+{
+	char *copy = g_strndup(spec, strcspn(spec, "%]"));
+	char **parts = g_strsplit(copy, ",", -1);
+	bool in = false;
+
+	for (int i = 0; parts[i] && !in; i++) {
+		unsigned long lo, hi, step = 1;
+		char *end;
+
+		lo = strtoul(parts[i], &end, 10);
+		hi = lo;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		if (*end == ':')
+			step = strtoul(end + 1, &end, 10);
+		if (*end || !step || end == parts[i])
+			continue;
+		in = t >= lo && t <= hi && (t - lo) % step == 0;
+	}
+	g_strfreev(parts);
+	g_free(copy);
+	return in;
+}
+
 bool mf_job_named(const mf_job_line_t *job, const char *text)
 {
-	return !strcmp(text, job->job_id_str) || !strcmp(text, job->id_text);
+	const char *us = strchr(text, '_');
+	const char *br;
+
+	if (!strcmp(text, job->job_id_str) || !strcmp(text, job->id_text))
+		return true;
+	/* a pending task of an array record: 100_7 in 100_[4-9] */
+	br = strstr(job->job_id_str, "_[");
+	if (us && br && (size_t)(us - text) == (size_t)(br - job->job_id_str) &&
+	    !strncmp(text, job->job_id_str, (size_t)(us - text)) && us[1] &&
+	    strspn(us + 1, "0123456789") == strlen(us + 1))
+		return _task_in(br + 2, strtoul(us + 1, NULL, 10));
+	return false;
 }
 
 /* Read PATH's lines; calls LINE_FN for each non-blank, non-comment line

@@ -101,8 +101,9 @@ mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 
 void mf_job_line_free(mf_job_line_t *job);
 
-/* JOB's name as squeue gives it (job_id_str); TEXT "100_3" or "100"
- * names JOB. */
+/* Whether TEXT names JOB: its JobId ("120"), its name as squeue gives it
+ * ("100_3", "100_[4-9%2]"), or a task of a pending array record ("100_7"
+ * names the record 100_[4-9%2]). */
 bool mf_job_named(const mf_job_line_t *job, const char *text);
 
 /*

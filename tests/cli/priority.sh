@@ -284,6 +284,11 @@ expect_line "array: --explain 100_3" \
 expect_line "array: --explain 100_[4-9%2]" \
 	"Job 100_[4-9%2] (JobId 100): user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
 	$BASE --jobs "$D/jobs-array.txt" --explain '100_[4-9%2]'
+# a pending task (7 is in 4-9) is explained by its record
+# shellcheck disable=SC2086
+expect_line "array: --explain 100_7, a pending task of 100_[4-9%2]" \
+	"Job 100_[4-9%2] (JobId 100): user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
+	$BASE --jobs "$D/jobs-array.txt" --explain 100_7
 # shellcheck disable=SC2086
 expect_fail "array: a task not in the dump" 1 "job 100_77 is not in" \
 	$BASE --jobs "$D/jobs-array.txt" --explain 100_77
