@@ -283,6 +283,46 @@ static int _key_pos(const char *w, size_t len, int hint)
 	return GPOINTER_TO_INT(g_hash_table_lookup(_pos_of, w)) - 1;
 }
 
+/* Whether the word at END starts with "KEY=". */
+static bool _word_is(const char *end, const char *key, size_t len)
+{
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return !strncmp(end, key, len) && end[len] == '=';
+}
+
+/*
+ * A free text ends at the key at POS (its value ending at END); but where
+ * scontrol always prints the key after POS right after it (UserId=...
+ * GroupId=...) and END is not followed by it, while a later word of the
+ * line is that key so followed, this one belongs to the text (a job named
+ * "a UserId=b c").  Returns true if so.
+ */
+static bool _later_end(const char *end, int pos)
+{
+	int n = (int)G_N_ELEMENTS(_layout);
+	const char *key, *next, *at;
+	size_t len, next_len;
+
+	if (pos < 0 || pos + 1 >= n || !(_layout[pos + 1].flags & _ALWAYS))
+		return false;
+	key = _layout[pos].key, len = _key_len[pos];
+	next = _layout[pos + 1].key, next_len = _key_len[pos + 1];
+	if (_word_is(end, next, next_len))
+		return false;
+	for (at = strstr(end, key); at; at = strstr(at + 1, key)) {
+		const char *v;
+
+		if ((at[-1] != ' ' && at[-1] != '\t') || at[len] != '=')
+			continue;
+		for (v = at + len; *v && *v != ' ' && *v != '\t'; v++)
+			;
+		if (_word_is(v, next, next_len))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Split the line TEXT (modified: NULs written after keys and values) into
  * VAL[F_*] (pointers into TEXT, NULL when absent; the first occurrence of
@@ -320,7 +360,8 @@ static void _fields(char *text, char *val[F_N])
 		*eq = '\0';
 		pos = _key_pos(w, (size_t)(eq - w), hint);
 		if (text_pos >= 0 &&
-		    (pos <= text_pos || pos > _end_of[text_pos])) {
+		    (pos <= text_pos || pos > _end_of[text_pos] ||
+		     _later_end(end, pos))) {
 			/* inside a free-text value: not a field */
 			*eq = '=';
 			p = end;

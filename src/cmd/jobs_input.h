@@ -11,7 +11,9 @@
  * A job line is a list of Key=Value words in the order scontrol prints
  * them.  Free-text values (JobName, Command, WorkDir, Comment, StdOut,
  * Features, ...) may hold spaces and '=': such a value runs until the key
- * scontrol prints next, so a job named "x QOS=high" keeps its own QOS.  A
+ * scontrol prints next, so a job named "x QOS=high" keeps its own QOS
+ * (a name ends at the UserId= that GroupId= follows: only a name holding
+ * "UserId=... GroupId=..." itself is misread).  A
  * word without '=' continues the value before it; the first occurrence of
  * a key wins.  The keys read: JobId, ArrayJobId, ArrayTaskId, UserId,
  * Account, QOS, Priority, Nice, JobState, Reason, Dependency, TimeLimit,

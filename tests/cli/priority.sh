@@ -262,6 +262,12 @@ expect_line "free text: a job named 'x QOS=high' keeps its own QOS" \
 expect_line "free text: --explain shows the job's own QOS" \
 	"Job 111: user alice, account a, QOS normal, partition short, state PENDING, at 1700000000" \
 	$BASE --jobs "$D/jobs-freetext.txt" --explain 111
+# a name holding "UserId=bob(1002)": the UserId that GroupId follows is
+# the job's (alice; bob's fair-share would give 4204 instead of 2973)
+# shellcheck disable=SC2086
+expect_line "free text: a job named 'a UserId=bob(1002) c' stays alice's" \
+	"113|short|alice|4423|0|100|0|2973|250|1000|0|0|cpu=100" \
+	$BASE --jobs "$D/jobs-freetext.txt" -P
 # a SiteFactor added by hand at the end of a line is read: 4423.02 + 500
 # shellcheck disable=SC2086
 expect_line "SiteFactor at the end of a line" \
