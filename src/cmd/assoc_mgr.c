@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "assoc_mgr.h"
+#include "dump_header.h"
 
 /* The record being read: an association or a QOS (one of them set), and
  * which keys it has had already. */
@@ -281,26 +282,11 @@ mf_amgr_t *mf_amgr_parse(const char *text, const char *name,
 mf_amgr_t *mf_amgr_load(const char *path, mf_error_t *errp)
 {
 	char *text = NULL;
-	GError *gerr = NULL;
 	gsize size = 0;
-	const char *nul;
 	mf_amgr_t *m;
 
-	if (!g_file_get_contents(path, &text, &size, &gerr)) {
-		mf_errprintf(errp, "%s: %s", path, gerr->message);
-		g_error_free(gerr);
+	if (!(text = mf_dump_read(path, &size, errp)))
 		return NULL;
-	}
-	if ((nul = memchr(text, '\0', size)) != NULL) {
-		int line = 1;
-
-		for (const char *c = text; c < nul; c++)
-			line += (*c == '\n');
-		g_free(text);
-		mf_errprintf(errp, "%s:%d: a NUL byte: not a text dump", path,
-			     line);
-		return NULL;
-	}
 	m = mf_amgr_parse(text, path, errp);
 	g_free(text);
 	return m;

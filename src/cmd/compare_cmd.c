@@ -85,23 +85,6 @@ typedef struct {
 	double fs[2];            /* NaN: none listed */
 } _user_cmp_t;
 
-static void _pair_free(gpointer p)
-{
-	mf_conf_pair_t *pair = p;
-
-	g_free(pair->key);
-	g_free(pair->value);
-	g_free(pair->file);
-	g_free(pair);
-}
-
-/* Keys --set takes: what the priority plugin reads. */
-static bool _settable(const char *key)
-{
-	return !g_ascii_strncasecmp(key, "Priority", 8) ||
-	       !g_ascii_strcasecmp(key, "FairShareDampeningFactor");
-}
-
 /* Keys that act on usage's decay, not on a snapshot's figures. */
 static bool _decay_only(const char *key)
 {
@@ -156,7 +139,7 @@ static int _add_set(GPtrArray *sets, const char *key, const char *arg)
 	} else {
 		k = g_strdup(key);
 	}
-	if (!*k || !_settable(k)) {
+	if (!*k || !mf_conf_key_settable(k)) {
 		mf_cmd_error("--set '%s': only the Priority* keys of slurm.conf "
 			     "and FairShareDampeningFactor can be set", arg);
 		g_free(k);
@@ -594,7 +577,7 @@ int cmd_compare(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	mf_prun_opts_t o[2] = { { .now = time(NULL) } };
-	GPtrArray *sets = g_ptr_array_new_with_free_func(_pair_free);
+	GPtrArray *sets = g_ptr_array_new_with_free_func(mf_conf_pair_free);
 	const char *release = NULL;
 	mf_snapdir_t snap = { 0 };
 	bool now_set = false;

@@ -42,3 +42,28 @@ bool mf_dump_is_header(const char *line, const char *const *titles)
 	g_strfreev(f);
 	return hit;
 }
+
+char *mf_dump_read(const char *path, gsize *size, mf_error_t *errp)
+{
+	char *text = NULL;
+	GError *gerr = NULL;
+	const char *nul;
+
+	*size = 0;
+	if (!g_file_get_contents(path, &text, size, &gerr)) {
+		mf_errprintf(errp, "%s: %s", path, gerr->message);
+		g_error_free(gerr);
+		return NULL;
+	}
+	if ((nul = memchr(text, '\0', *size)) != NULL) {
+		int line = 1;
+
+		for (const char *c = text; c < nul; c++)
+			line += (*c == '\n');
+		g_free(text);
+		mf_errprintf(errp, "%s:%d: a NUL byte: not a text dump", path,
+			     line);
+		return NULL;
+	}
+	return text;
+}

@@ -15,6 +15,17 @@
 
 #include <stdbool.h>
 
+#include <glib.h>
+
+#include "mf_error.h"
+
+/*
+ * The whole of PATH, as text (NUL-terminated, *SIZE bytes; the caller
+ * g_free()s it).  NULL with errp set when it cannot be read, or when it
+ * holds a NUL byte (named by line: a binary file given by mistake).
+ */
+char *mf_dump_read(const char *path, gsize *size, mf_error_t *errp);
+
 /*
  * True if LINE is the header whose columns are TITLES, a NULL-ended array;
  * each title lists its spellings separated by ',' (sacctmgr's titles

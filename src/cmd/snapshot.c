@@ -75,26 +75,11 @@ static GPtrArray *_read_rows(const char *path, const char *const *titles,
 	bool first = true;
 	char *text = NULL;
 	char **lines;
-	GError *gerr = NULL;
 	GPtrArray *rows;
 	gsize size = 0;
-	const char *nul;
 
-	if (!g_file_get_contents(path, &text, &size, &gerr)) {
-		mf_errprintf(errp, "%s: %s", path, gerr->message);
-		g_error_free(gerr);
+	if (!(text = mf_dump_read(path, &size, errp)))
 		return NULL;
-	}
-	if ((nul = memchr(text, '\0', size)) != NULL) {
-		int line = 1;
-
-		for (const char *c = text; c < nul; c++)
-			line += (*c == '\n');
-		g_free(text);
-		mf_errprintf(errp, "%s:%d: a NUL byte: not a text dump", path,
-			     line);
-		return NULL;
-	}
 	rows = g_ptr_array_new_with_free_func(_row_free);
 	lines = g_strsplit(text, "\n", -1);
 	g_free(text);

@@ -100,7 +100,6 @@ static char *_include_name(const mf_conf_t *conf, const char *arg);
 static void _strip_comment(char *line);
 static void _strip_escapes(char *line);
 static void _check_globals(mf_conf_t *conf, GPtrArray *pairs);
-static void _pair_free(gpointer p);
 static void _record_free(gpointer p);
 static bool _is_record_kind(const char *key);
 static int _split_pairs(const char *line, const char *file, int lineno,
@@ -110,7 +109,7 @@ static int _parse_into(mf_conf_t *conf, const char *text, const char *name,
 static int _include(mf_conf_t *conf, const char *arg, const char *name,
 		    int lineno, int depth, mf_error_t *errp);
 
-static void _pair_free(gpointer p)
+void mf_conf_pair_free(void *p)
 {
 	mf_conf_pair_t *pair = p;
 
@@ -411,7 +410,7 @@ static int _parse_into(mf_conf_t *conf, const char *text, const char *name,
 			continue;
 		}
 
-		pairs = g_ptr_array_new_with_free_func(_pair_free);
+		pairs = g_ptr_array_new_with_free_func(mf_conf_pair_free);
 		rc = _split_pairs(logical->str, name, start, pairs, errp);
 		g_string_truncate(logical, 0);
 		if (rc) {
@@ -447,7 +446,7 @@ mf_conf_t *mf_conf_parse(const char *text, const char *name,
 {
 	mf_conf_t *conf = g_new0(mf_conf_t, 1);
 
-	conf->globals = g_ptr_array_new_with_free_func(_pair_free);
+	conf->globals = g_ptr_array_new_with_free_func(mf_conf_pair_free);
 	conf->records = g_ptr_array_new_with_free_func(_record_free);
 	conf->warnings = g_ptr_array_new_with_free_func(g_free);
 	conf->missing = g_ptr_array_new_with_free_func(g_free);

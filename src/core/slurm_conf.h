@@ -79,6 +79,9 @@ void mf_conf_set(mf_conf_t *conf, const char *key, const char *value,
  * starting with "Priority", or FairShareDampeningFactor. */
 bool mf_conf_key_settable(const char *key);
 
+/* Free a pair made by this module (a GDestroyNotify for arrays of them). */
+void mf_conf_pair_free(void *pair);
+
 /*
  * Add ARG, "KEY=VALUE" (blanks around KEY and VALUE dropped), as
  * mf_conf_set() does, FILE and LINE saying where it comes from.  Returns 0,
