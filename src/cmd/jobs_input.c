@@ -181,11 +181,12 @@ typedef struct {
 static const _layout_t _layout[] = {
 	{ "JobId", _ALWAYS }, { "ArrayJobId", 0 }, { "ArrayTaskId", 0 },
 	{ "ArrayTaskThrottle", 0 }, { "HetJobId", 0 }, { "HetJobOffset", 0 },
-	{ "JobName", _ALWAYS | _TEXT }, { "HetJobIdSet", 0 },
+	{ "JobName", _ALWAYS | _TEXT }, { "SLUID", 0 }, { "HetJobIdSet", 0 },
 	{ "UserId", _ALWAYS }, { "GroupId", _ALWAYS }, { "MCS_label", 0 },
 	{ "Priority", _ALWAYS }, { "Nice", _ALWAYS }, { "Account", _ALWAYS },
 	{ "QOS", _ALWAYS }, { "WCKey", 0 }, { "JobState", _ALWAYS },
-	{ "Reason", _ALWAYS }, { "Dependency", _ALWAYS }, { "Requeue", 0 },
+	{ "Reason", _ALWAYS }, { "FailedNode", 0 },
+	{ "Dependency", _ALWAYS }, { "Requeue", 0 },
 	{ "Restarts", 0 }, { "BatchFlag", 0 }, { "Reboot", 0 },
 	{ "ExitCode", 0 }, { "DerivedExitCode", 0 }, { "RunTime", 0 },
 	{ "TimeLimit", 0 }, { "TimeMin", 0 }, { "SubmitTime", 0 },
@@ -197,10 +198,11 @@ static const _layout_t _layout[] = {
 	{ "LastSchedEval", 0 }, { "Scheduler", 0 }, { "Partition", 0 },
 	{ "AllocNode:Sid", 0 }, { "ReqNodeList", 0 }, { "ExcNodeList", 0 },
 	{ "NodeList", 0 }, { "BatchHost", 0 }, { "BatchFeatures", _TEXT },
-	{ "FedOrigin", 0 }, { "FedViableSiblings", 0 },
+	{ "StepMgrEnabled", 0 }, { "FedOrigin", 0 }, { "FedViableSiblings", 0 },
 	{ "FedActiveSiblings", 0 }, { "NumNodes", 0 }, { "NumCPUs", 0 },
 	{ "NumTasks", 0 }, { "CPUs/Task", 0 }, { "ReqB:S:C:T", 0 },
-	{ "TRES", 0 }, { "Socks/Node", 0 }, { "NtasksPerN:B:S:C", 0 },
+	{ "TRES", 0 }, { "ReqTRES", 0 }, { "AllocTRES", 0 },
+	{ "Socks/Node", 0 }, { "NtasksPerN:B:S:C", 0 },
 	{ "CoreSpec", 0 }, { "ThreadSpec", 0 }, { "JOB_GRES", 0 },
 	{ "Nodes", 0 }, { "CPU_IDs", 0 }, { "Mem", 0 }, { "GRES", 0 },
 	{ "MinCPUsNode", 0 }, { "MinMemoryNode", 0 }, { "MinMemoryCPU", 0 },
@@ -208,10 +210,11 @@ static const _layout_t _layout[] = {
 	{ "DelayBoot", _ALWAYS }, { "ClusterFeatures", _TEXT },
 	{ "Prefer", _TEXT }, { "Reservation", 0 }, { "OverSubscribe", 0 },
 	{ "Contiguous", 0 }, { "Licenses", 0 }, { "LicensesAlloc", 0 },
-	{ "Network", 0 }, { "Command", _TEXT }, { "WorkDir", _TEXT },
-	{ "AdminComment", _TEXT }, { "SystemComment", _TEXT },
-	{ "Comment", _TEXT }, { "StdErr", _TEXT }, { "StdIn", _TEXT },
-	{ "StdOut", _TEXT }, { "Switches", 0 }, { "BurstBuffer", _TEXT },
+	{ "Network", 0 }, { "Command", _TEXT }, { "SubmitLine", _TEXT },
+	{ "WorkDir", _TEXT }, { "AdminComment", _TEXT },
+	{ "SystemComment", _TEXT }, { "Comment", _TEXT }, { "Extra", _TEXT },
+	{ "StdErr", _TEXT }, { "StdIn", _TEXT }, { "StdOut", _TEXT },
+	{ "SegmentSize", 0 }, { "Switches", 0 }, { "BurstBuffer", _TEXT },
 	{ "BurstBufferState", _TEXT }, { "Power", 0 },
 	{ "GresEnforceBind", 0 }, { "KillOInInvalidDependent", 0 },
 	{ "SpreadJob", 0 }, { "CpusPerTres", 0 }, { "MemPerTres", 0 },
@@ -227,14 +230,15 @@ enum {
 	F_JOBID, F_ARRAYJOBID, F_ARRAYTASKID, F_USERID, F_ACCOUNT, F_QOS,
 	F_PRIORITY, F_NICE, F_SITEFACTOR, F_JOBSTATE, F_REASON,
 	F_DEPENDENCY, F_TIMELIMIT, F_SUBMITTIME, F_ELIGIBLETIME,
-	F_ACCRUETIME, F_PARTITION, F_NUMNODES, F_NUMCPUS, F_TRES, F_N
+	F_ACCRUETIME, F_PARTITION, F_NUMNODES, F_NUMCPUS, F_TRES, F_REQTRES,
+	F_ALLOCTRES, F_N
 };
 
 static const char *const _wanted[F_N] = {
 	"JobId", "ArrayJobId", "ArrayTaskId", "UserId", "Account", "QOS",
 	"Priority", "Nice", "SiteFactor", "JobState", "Reason", "Dependency",
 	"TimeLimit", "SubmitTime", "EligibleTime", "AccrueTime", "Partition",
-	"NumNodes", "NumCPUs", "TRES",
+	"NumNodes", "NumCPUs", "TRES", "ReqTRES", "AllocTRES",
 };
 
 /* key -> 1 + index in _layout; built once */
@@ -242,7 +246,7 @@ static GHashTable *_pos_of;
 /* _field_at[i]: the F_* of _layout[i], or -1; _key_len[i]: its length */
 static int _field_at[G_N_ELEMENTS(_layout)];
 static size_t _key_len[G_N_ELEMENTS(_layout)];
-/* _layout's index of TRES, the last key read but SiteFactor */
+/* _layout's index of AllocTRES, the last key read but SiteFactor */
 static int _tres_pos;
 /* _end_of[i]: the index of the next ALWAYS key after i (or the end) */
 static int _end_of[G_N_ELEMENTS(_layout)];
@@ -261,7 +265,7 @@ static void _layout_init(void)
 		g_hash_table_insert(_pos_of, (gpointer)_layout[i].key,
 				    GINT_TO_POINTER(i + 1));
 		_key_len[i] = strlen(_layout[i].key);
-		if (!strcmp(_layout[i].key, "TRES"))
+		if (!strcmp(_layout[i].key, "AllocTRES"))
 			_tres_pos = i;
 		_field_at[i] = -1;
 		for (int f = 0; f < F_N; f++)
@@ -333,6 +337,7 @@ static void _fields(char *text, char *val[F_N])
 	int text_pos = -1;       /* in a free-text value: its key's index */
 	int hint = 0;            /* just after the last key's index */
 	bool in_order = true;    /* every key so far after the one before */
+	bool looked = false;     /* the rest searched for SiteFactor= */
 	char *p = text;
 
 	memset(val, 0, sizeof(char *) * F_N);
@@ -379,11 +384,18 @@ static void _fields(char *text, char *val[F_N])
 		*end = '\0';
 		if (f >= 0 && !val[f])
 			val[f] = eq + 1;
-		/* past TRES, in scontrol's order, only SiteFactor (ours,
-		 * rare) is left to read: the rest of the line is not
-		 * looked at without one */
-		if (pos == _tres_pos && in_order && !strstr(p, "SiteFactor="))
-			break;
+		/* past the TRES (TRES=, or ReqTRES= and AllocTRES=), in
+		 * scontrol's order, only SiteFactor (ours, rare) is left to
+		 * read: the rest of the line is not looked at without one */
+		if (pos >= _tres_pos - 2 && in_order && !looked) {
+			if (pos >= _tres_pos ||
+			    (!_word_is(p, "ReqTRES", 7) &&
+			     !_word_is(p, "AllocTRES", 9))) {
+				looked = true;
+				if (!strstr(p, "SiteFactor="))
+					break;
+			}
+		}
 	}
 }
 
@@ -574,7 +586,13 @@ static mf_job_line_t *_job_line_parse(char *text, const char *file,
 		bad = "NumCPUs", bad_value = v, why = "N or N-M";
 		goto bad_field;
 	}
+	/* 22.05 prints TRES= (the allocated TRES, else the requested);
+	 * 23.02 on ReqTRES= and AllocTRES= */
 	v = f[F_TRES];
+	if (_is_null(v))
+		v = f[F_ALLOCTRES];
+	if (_is_null(v))
+		v = f[F_REQTRES];
 	job->tres = _is_null(v) ? NULL : _intern(v);
 	return job;
 

@@ -18,7 +18,7 @@
  * a key wins.  The keys read: JobId, ArrayJobId, ArrayTaskId, UserId,
  * Account, QOS, Priority, Nice, JobState, Reason, Dependency, TimeLimit,
  * SubmitTime, EligibleTime, AccrueTime, Partition, NumNodes, NumCPUs,
- * TRES, and SiteFactor (not printed by scontrol; may be added by hand for
+ * TRES (22.05; from 23.02 AllocTRES, else ReqTRES), and SiteFactor (not printed by scontrol; may be added by hand for
  * a what-if, default 0).  Times are scontrol's local
  * "YYYY-MM-DDTHH:MM:SS" (read in the local time zone, as scontrol wrote
  * them: run mfprio with the same TZ) or a number of seconds since the

@@ -268,6 +268,12 @@ expect_line "free text: --explain shows the job's own QOS" \
 expect_line "free text: a job named 'a UserId=bob(1002) c' stays alice's" \
 	"113|short|alice|4423|0|100|0|2973|250|1000|0|0|cpu=100" \
 	$BASE --jobs "$D/jobs-freetext.txt" -P
+# a line as 23.02 and later print it: ReqTRES (AllocTRES is (null) while
+# pending) gives job 101's TRES (cpu=100; without it 4423 - 100 = 4323)
+# shellcheck disable=SC2086
+expect_line "a 23.02-26.05 line: ReqTRES, SubmitLine, Extra" \
+	"140|short|alice|4423|0|100|0|2973|250|1000|0|0|cpu=100" \
+	$BASE --jobs "$D/jobs-23.02.txt" -P
 # a SiteFactor added by hand at the end of a line is read: 4423.02 + 500
 # shellcheck disable=SC2086
 expect_line "SiteFactor at the end of a line" \
