@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "input_opts.h"
+#include "timestr.h"
 
 void mf_iopt_init(mf_iopts_t *io)
 {
@@ -13,9 +14,6 @@ void mf_iopt_init(mf_iopts_t *io)
 
 int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg)
 {
-	char *end;
-	long long v;
-
 	switch (ch) {
 	case MF_IOPT_CONF: io->o.conf = arg; return 1;
 	case MF_IOPT_JOBS: io->o.jobs = arg; return 1;
@@ -43,14 +41,8 @@ int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg)
 		return 1;
 	}
 	case MF_IOPT_NOW:
-		errno = 0;
-		v = strtoll(arg, &end, 10);
-		if (!*arg || *end || errno || v < 0) {
-			mf_cmd_error("--now '%s': not a number of seconds "
-				     "since the epoch", arg);
-			return -1;
-		}
-		io->o.now = (time_t) v;
+		/* resolved by mf_iopt_finish: "now" is a snapshot's time */
+		io->now_arg = arg;
 		io->now_set = true;
 		return 1;
 	default:
@@ -66,6 +58,16 @@ int mf_iopt_finish(mf_iopts_t *io, const char *cmd)
 	    (rc = mf_prun_from_snapshot(io->o.snapshot, &io->snap, &io->o,
 					io->now_set)))
 		return rc;
+	if (io->now_arg) {
+		mf_error_t e;
+
+		if (mf_time_point(io->now_arg, io->o.snapshot ?
+				  io->snap.taken : time(NULL), &io->o.now,
+				  &e)) {
+			mf_cmd_error("--now %s", e.text);
+			return MF_EXIT_USAGE;
+		}
+	}
 	if (!io->o.conf || !io->o.jobs) {
 		mf_cmd_error("%s: --conf FILE and --jobs FILE are required%s",
 			     cmd, io->o.snapshot ? " (the snapshot lacks one)"

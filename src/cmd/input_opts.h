@@ -2,8 +2,9 @@
 /*
  * input_opts: the input options that `mfprio why` and `mfprio check` take
  * (--conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,
- * --snapshot, and the what-ifs --set and --flags, and --cluster), filled into the options of the shared loader
- * (priority_run.h), so that both read their inputs as `priority` does.
+ * --snapshot, the what-ifs --set and --flags, and --cluster), filled into
+ * the options of the shared loader (priority_run.h), so that both read
+ * their inputs as `priority` does.
  *
  * Use: MF_IOPT_LONGOPTS in the getopt_long table; each option character
  * offered to mf_iopt_take(); after the loop mf_iopt_finish(), then
@@ -49,7 +50,8 @@ enum {
 "  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n" \
 "  --usage FILE   sshare -a -P -n -o Account,User,RawUsage\n" \
 "  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n" \
-"  --now SECONDS  the time to compute at (default: the snapshot's, else now)\n" \
+"  --now TIME     the time to compute at, as scontrol prints it or sbatch\n" \
+"                 --begin takes it (default: the snapshot's, else now)\n" \
 "  --release VER  the Slurm release to imitate (as `mfprio priority`)\n" \
 "  --set KEY=VALUE  a slurm.conf Priority* key or FairShareDampeningFactor,\n" \
 "                 as if written last in the conf (what-if; repeatable)\n" \
@@ -61,6 +63,7 @@ typedef struct {
 	mf_prun_opts_t o;
 	const char *release;
 	bool now_set;
+	const char *now_arg;     /* --now as given (mf_time_point's forms) */
 	mf_snapdir_t snap;
 	mf_conf_t *sets;             /* --set and --flags, in order */
 } mf_iopts_t;
@@ -70,12 +73,13 @@ void mf_iopt_init(mf_iopts_t *io);
 
 /*
  * Take option CH with argument ARG if it is one of ours.  Returns 1 if
- * taken, 0 if not ours, -1 after printing a usage error (a bad --now).
+ * taken, 0 if not ours, -1 after printing a usage error.
  */
 int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg);
 
 /*
- * After the options: fill what is missing from --snapshot and check that
+ * After the options: fill what is missing from --snapshot, resolve --now
+ * (its "now" being the snapshot's time with --snapshot) and check that
  * the inputs CMD needs are there.  Returns an exit status (errors
  * printed).
  */

@@ -266,5 +266,18 @@ rc=$?
 if [ $rc = 1 ] && grep -q "/nonexistent/dir/t.svg" "$err"; then ok "tree --svg: unwritable file named"
 else bad "tree --svg: unwritable file named"; fi
 
+# --now in scontrol's forms: the snapshot's time is 1700000000 =
+# 2023-11-14T22:13:20 UTC; "now+1day" is then 1700086400
+TZ=UTC "$MFPRIO" why 104 105 --snapshot "$EX" --now 1700086400 >"$out.epoch" 2>&1
+TZ=UTC "$MFPRIO" why 104 105 --snapshot "$EX" --now 2023-11-15T22:13:20 >"$out.date" 2>&1
+TZ=UTC "$MFPRIO" why 104 105 --snapshot "$EX" --now now+1day >"$out.rel" 2>&1
+if cmp -s "$out.epoch" "$out.date" && cmp -s "$out.epoch" "$out.rel" && [ -s "$out.epoch" ]
+then ok "why --now: epoch, date and now+1day (from the snapshot's time) agree"
+else bad "why --now: epoch, date and now+1day (from the snapshot's time) agree"; fi
+"$MFPRIO" check --snapshot "$EX" --now bogus >"$out" 2>"$err"
+rc=$?
+if [ $rc = 2 ] && grep -q "'bogus' is not a time" "$err"; then ok "check --now bogus: a usage error naming it"
+else bad "check --now bogus: a usage error naming it"; fi
+
 echo "# $pass passed, $fail failed"
 [ "$fail" = 0 ]
