@@ -47,7 +47,6 @@ MF_IOPT_HELP
 "  --json         the findings as one JSON object; see mfprio(1)\n"
 "  -h, --help     this text\n";
 
-enum { OPT_JSON = 1 };
 
 typedef struct {
 	char *kind;              /* overflow, fs-weight, ... */
@@ -353,31 +352,15 @@ static int _check(mf_iopts_t *io, bool json)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		MF_IOPT_LONGOPTS,
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	mf_iopts_t io;
 	bool json = false;
-	int ch, t, rc = MF_EXIT_OK;
+	int rc;
 
 	mf_iopt_init(&io);
-	optind = 1;
-	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if ((t = mf_iopt_take(&io, ch, optarg))) {
-			if (t < 0)
-				rc = MF_EXIT_USAGE;
-		} else if (ch == OPT_JSON) {
-			json = true;
-		} else if (ch == 'h') {
-			fputs(_usage, stdout);
-			return MF_EXIT_OK;
-		} else {
-			fputs(_usage, stderr);
-			rc = MF_EXIT_USAGE;
-		}
+	rc = mf_iopt_parse(&io, argc, argv, _usage, &json);
+	if (rc < 0) {
+		mf_iopt_clear(&io);
+		return MF_EXIT_OK;
 	}
 	if (!rc && optind < argc) {
 		mf_cmd_error("check: unexpected argument '%s'", argv[optind]);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,4 +95,35 @@ void mf_iopt_clear(mf_iopts_t *io)
 	mf_snapdir_clear(&io->snap);
 	mf_conf_free(io->sets);
 	io->sets = NULL;
+}
+
+int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, const char *usage,
+		  bool *json)
+{
+	enum { OPT_JSON = 1 };
+	static const struct option opts[] = {
+		MF_IOPT_LONGOPTS,
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, t;
+
+	*json = false;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if ((t = mf_iopt_take(io, ch, optarg))) {
+			if (t < 0)
+				return MF_EXIT_USAGE;
+		} else if (ch == OPT_JSON) {
+			*json = true;
+		} else if (ch == 'h') {
+			fputs(usage, stdout);
+			return -1;
+		} else {
+			fputs(usage, stderr);
+			return MF_EXIT_USAGE;
+		}
+	}
+	return MF_EXIT_OK;
 }

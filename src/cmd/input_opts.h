@@ -78,6 +78,15 @@ void mf_iopt_init(mf_iopts_t *io);
 int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg);
 
 /*
+ * The whole option loop of a command that takes these inputs, --json and
+ * -h (USAGE printed): returns MF_EXIT_OK with optind at the first operand
+ * and *JSON set, MF_EXIT_USAGE after printing why, or -1 when -h printed
+ * the usage (the command then exits 0).
+ */
+int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, const char *usage,
+		  bool *json);
+
+/*
  * After the options: fill what is missing from --snapshot, resolve --now
  * (its "now" being the snapshot's time with --snapshot) and check that
  * the inputs CMD needs are there.  Returns an exit status (errors

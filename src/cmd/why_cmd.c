@@ -36,7 +36,6 @@ MF_IOPT_HELP
 "  --json         one JSON object instead of sentences; see mfprio(1)\n"
 "  -h, --help     this text\n";
 
-enum { OPT_JSON = 1 };
 
 /* One term of the sum, for both jobs. */
 typedef struct {
@@ -479,31 +478,15 @@ static int _why(mf_iopts_t *io, const char *ida, const char *idb, bool json)
 
 int cmd_why(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		MF_IOPT_LONGOPTS,
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	mf_iopts_t io;
 	bool json = false;
-	int ch, t, rc = MF_EXIT_OK;
+	int rc;
 
 	mf_iopt_init(&io);
-	optind = 1;
-	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if ((t = mf_iopt_take(&io, ch, optarg))) {
-			if (t < 0)
-				rc = MF_EXIT_USAGE;
-		} else if (ch == OPT_JSON) {
-			json = true;
-		} else if (ch == 'h') {
-			fputs(_usage, stdout);
-			return MF_EXIT_OK;
-		} else {
-			fputs(_usage, stderr);
-			rc = MF_EXIT_USAGE;
-		}
+	rc = mf_iopt_parse(&io, argc, argv, _usage, &json);
+	if (rc < 0) {
+		mf_iopt_clear(&io);
+		return MF_EXIT_OK;
 	}
 	if (!rc && argc - optind != 2) {
 		mf_cmd_error("why: two job ids are needed (JOB_A JOB_B)");
