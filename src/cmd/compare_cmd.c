@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "input_opts.h"
 #include "json_out.h"
 #include "priority_flags.h"
 #include "priority_run.h"
@@ -27,7 +28,7 @@
 static const char _usage[] =
 "Usage: mfprio compare --conf FILE --jobs FILE [--qos FILE]\n"
 "                      [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
-"                      [--now TIME] [--release VER]\n"
+"                      [--now TIME] [--release VER] [--cluster NAME]\n"
 "                      [--set KEY=VALUE]... [--flags FLAGS] [--damp N]\n"
 "                      [--json] [-P] [-n]\n"
 "       mfprio compare --snapshot DIR [any option above]\n"
@@ -39,7 +40,8 @@ static const char _usage[] =
 "rank and fair-share factor before and after.\n"
 "\n"
 "  --conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,\n"
-"  --snapshot DIR     as for `mfprio priority` (see mfprio priority --help)\n"
+"  --cluster, --snapshot DIR  as for `mfprio priority` (see mfprio\n"
+"                     priority --help)\n"
 "  --set KEY=VALUE    a setting for \"after\": any Priority* key of\n"
 "                     slurm.conf or FairShareDampeningFactor (repeatable;\n"
 "                     a later one wins)\n"
@@ -55,11 +57,7 @@ static const char _usage[] =
 "change how usage decays from now on: the usage read is what decay had\n"
 "left when it was dumped, so they change no figure here (a note says so).\n";
 
-enum {
-	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
-	OPT_ASSOC_PRIO, OPT_NOW, OPT_RELEASE, OPT_SET, OPT_FLAGS, OPT_DAMP,
-	OPT_JSON, OPT_SNAPSHOT,
-};
+enum { OPT_DAMP = 256, OPT_JSON };
 
 /* Where a job stands on one side. */
 typedef struct {
@@ -558,52 +556,30 @@ static int _compare(mf_prun_opts_t o[2], const char *release)
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "conf", required_argument, NULL, OPT_CONF },
-		{ "jobs", required_argument, NULL, OPT_JOBS },
-		{ "qos", required_argument, NULL, OPT_QOS },
-		{ "assoc", required_argument, NULL, OPT_ASSOC },
-		{ "usage", required_argument, NULL, OPT_USAGE },
-		{ "assoc-prio", required_argument, NULL, OPT_ASSOC_PRIO },
-		{ "now", required_argument, NULL, OPT_NOW },
-		{ "release", required_argument, NULL, OPT_RELEASE },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "flags", required_argument, NULL, OPT_FLAGS },
+		MF_IOPT_LONGOPTS,
 		{ "damp", required_argument, NULL, OPT_DAMP },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	mf_prun_opts_t o[2] = { { .now = time(NULL) } };
+	mf_prun_opts_t o[2];
+	/* the settings of "after" (--set, --flags, --damp), in order */
 	GPtrArray *sets = g_ptr_array_new_with_free_func(mf_conf_pair_free);
-	const char *release = NULL;
-	mf_snapdir_t snap = { 0 };
-	bool now_set = false;
-	const char *now_arg = NULL;
-	int ch, rc = MF_EXIT_OK;
+	mf_iopts_t io;
+	int ch, t, rc = MF_EXIT_OK;
 
+	mf_iopt_init(&io);
 	optind = 1;
 	while (!rc && (ch = getopt_long(argc, argv, "Pnh", opts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_CONF: o[0].conf = optarg; break;
-		case OPT_JOBS: o[0].jobs = optarg; break;
-		case OPT_QOS: o[0].qos = optarg; break;
-		case OPT_ASSOC: o[0].assoc = optarg; break;
-		case OPT_USAGE: o[0].usage = optarg; break;
-		case OPT_ASSOC_PRIO: o[0].assoc_prio = optarg; break;
-		case OPT_RELEASE: release = optarg; break;
-		case OPT_SNAPSHOT: o[0].snapshot = optarg; break;
-		case OPT_NOW:
-			now_set = true;
-			now_arg = optarg;
-			break;
-		case OPT_SET:
+		/* compare's own: its what-ifs go to "after" only */
+		case MF_IOPT_SET:
 			if (_add_set(sets, NULL, optarg))
 				rc = MF_EXIT_USAGE;
 			break;
-		case OPT_FLAGS:
+		case MF_IOPT_FLAGS:
 			if (_check_flags(optarg) ||
 			    _add_set(sets, "PriorityFlags", optarg))
 				rc = MF_EXIT_USAGE;
@@ -613,55 +589,39 @@ int cmd_compare(int argc, char **argv)
 			    _add_set(sets, "FairShareDampeningFactor", optarg))
 				rc = MF_EXIT_USAGE;
 			break;
-		case OPT_JSON: o[0].json = true; break;
-		case 'P': o[0].parsable = true; break;
-		case 'n': o[0].noheader = true; break;
+		case OPT_JSON: io.o.json = true; break;
+		case 'P': io.o.parsable = true; break;
+		case 'n': io.o.noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
 			g_ptr_array_unref(sets);
+			mf_iopt_clear(&io);
 			return MF_EXIT_OK;
 		default:
-			fputs(_usage, stderr);
-			rc = MF_EXIT_USAGE;
+			/* the inputs, as priority, why and check take them */
+			if ((t = mf_iopt_take(&io, ch, optarg)) < 0) {
+				rc = MF_EXIT_USAGE;
+			} else if (!t) {
+				fputs(_usage, stderr);
+				rc = MF_EXIT_USAGE;
+			}
 		}
 	}
-	if (!rc && o[0].snapshot)
-		rc = mf_prun_from_snapshot(o[0].snapshot, &snap, &o[0],
-					   now_set);
-	if (!rc && now_arg) {
-		/* as priority reads it: "now" is the snapshot's time */
-		mf_error_t e;
-
-		if (mf_time_point(now_arg, o[0].snapshot ? snap.taken
-							 : o[0].now,
-				  &o[0].now, &e)) {
-			mf_cmd_error("--now %s", e.text);
-			rc = MF_EXIT_USAGE;
-		}
-	}
-	if (rc) {
-		/* reported */
-	} else if (optind < argc) {
+	if (!rc && optind < argc) {
 		mf_cmd_error("compare: unexpected argument '%s'", argv[optind]);
 		rc = MF_EXIT_USAGE;
-	} else if (!o[0].conf || !o[0].jobs) {
-		mf_cmd_error("compare: --conf FILE and --jobs FILE are "
-			     "required%s", o[0].snapshot ? " (the snapshot "
-			     "lacks one)" : "");
-		fputs(_usage, stderr);
-		rc = MF_EXIT_USAGE;
-	} else if (o[0].usage && !o[0].assoc) {
-		mf_cmd_error("compare: --usage needs --assoc");
-		rc = MF_EXIT_USAGE;
 	}
+	if (!rc)
+		rc = mf_iopt_finish(&io, "compare");
 	if (!rc) {
-		o[1] = o[0];
+		o[0] = io.o;
+		o[1] = io.o;
 		o[1].sets = sets;
 		o[1].quiet = true;
-		rc = _compare(o, release);
+		rc = _compare(o, io.release);
 	}
 	g_ptr_array_unref(sets);
-	mf_snapdir_clear(&snap);
+	mf_iopt_clear(&io);
 	if (!rc && fflush(stdout))
 		rc = MF_EXIT_INPUT;
 	return rc;
