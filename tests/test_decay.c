@@ -77,44 +77,91 @@ END_TEST
 
 typedef struct {
 	mf_reset_period_t p;
-	time_t last, now, next;
-} reset_case_t;
+	time_t t, boundary;
+} boundary_case_t;
 
-/* 1763640000 = Thu 2025-11-20 12:00:00 UTC */
-static const reset_case_t reset_cases[] = {
-	/* the midnight after: Fri 2025-11-21 00:00 = 1763683200 */
-	{ MF_RESET_DAILY, 1763640000, 1763640000, 1763683200 },
-	/* down until Mon 11-24 06:00 (1763964000): from 11-21 00:00 step a
-	 * day while the day after is still before now: 11-22, 11-23, 11-24
-	 * 00:00 = 1763942400 (11-25 is after now) */
-	{ MF_RESET_DAILY, 1763640000, 1763964000, 1763942400 },
-	/* Thursday (wday 4): next Sunday 2025-11-23 00:00 = 1763856000 */
-	{ MF_RESET_WEEKLY, 1763640000, 1763640000, 1763856000 },
-	/* 2025-12-01 00:00 = 1764547200 */
-	{ MF_RESET_MONTHLY, 1763640000, 1763640000, 1764547200 },
-	/* from December: 2026-01-01 00:00 = 1767225600 */
-	{ MF_RESET_MONTHLY, 1764590400, 1764590400, 1767225600 },
-	/* Q4 -> 2026-01-01 */
-	{ MF_RESET_QUARTERLY, 1763640000, 1763640000, 1767225600 },
-	/* 2025-02-10 12:00 (1739188800) -> 2025-04-01 00:00 = 1743465600 */
-	{ MF_RESET_QUARTERLY, 1739188800, 1739188800, 1743465600 },
-	{ MF_RESET_YEARLY, 1763640000, 1763640000, 1767225600 },
-	{ MF_RESET_NONE, 1763640000, 1763640000, 0 },
-	{ MF_RESET_NOW, 1763640000, 1763640000, 0 },
+/* 1763640000 = Thu 2025-11-20 12:00:00 UTC (1763596800 = that day 00:00) */
+static const boundary_case_t boundary_cases[] = {
+	{ MF_RESET_DAILY, 1763640000, 1763596800 },
+	/* on the boundary itself */
+	{ MF_RESET_DAILY, 1763596800, 1763596800 },
+	/* one second before: the day before, 1763596800 - 86400 */
+	{ MF_RESET_DAILY, 1763596799, 1763510400 },
+	/* Thursday (wday 4): Sunday 11-16 00:00 = 1763596800 - 4 x 86400 */
+	{ MF_RESET_WEEKLY, 1763640000, 1763251200 },
+	/* Sunday 11-23 06:00 (1763877600): that day's 00:00 = 1763856000 */
+	{ MF_RESET_WEEKLY, 1763877600, 1763856000 },
+	/* Sat 2025-11-01 06:00 (1761976800): Sunday 10-26 00:00 (back across
+	 * a month) = 1761955200 - 6 x 86400 = 1761436800 */
+	{ MF_RESET_WEEKLY, 1761976800, 1761436800 },
+	/* 2025-11-01 00:00 = 1763596800 - 19 x 86400 = 1761955200 */
+	{ MF_RESET_MONTHLY, 1763640000, 1761955200 },
+	/* Q4 from 2025-10-01 00:00 = 1761955200 - 31 x 86400 = 1759276800 */
+	{ MF_RESET_QUARTERLY, 1763640000, 1759276800 },
+	/* 2025-02-10 12:00 (1739188800) is in Q1: 2025-01-01 = 1735689600 */
+	{ MF_RESET_QUARTERLY, 1739188800, 1735689600 },
+	{ MF_RESET_YEARLY, 1763640000, 1735689600 },
+	{ MF_RESET_NONE, 1763640000, 0 },
+	{ MF_RESET_NOW, 1763640000, 0 },
 };
 
-START_TEST(test_next_reset)
+static void _utc(void)
 {
-	const reset_case_t *c = &reset_cases[_i];
-	time_t got;
-
 	setenv("TZ", "UTC", 1);
 	tzset();
-	got = mf_next_reset(c->p, c->last, c->now);
-	ck_assert_msg(got == c->next, "%s after %ld (now %ld): %ld, "
-		      "expected %ld", mf_reset_period_name(c->p),
-		      (long) c->last, (long) c->now, (long) got,
-		      (long) c->next);
+}
+
+START_TEST(test_reset_boundary)
+{
+	const boundary_case_t *c = &boundary_cases[_i];
+	time_t got;
+
+	_utc();
+	got = mf_reset_boundary(c->p, c->t);
+	ck_assert_msg(got == c->boundary, "%s at %ld: %ld, expected %ld",
+		      mf_reset_period_name(c->p), (long) c->t, (long) got,
+		      (long) c->boundary);
+}
+END_TEST
+
+START_TEST(test_reset_boundary_local_time)
+{
+	/* two hours east of UTC (POSIX sign: "XXX-2"): Thu 12:00 UTC is
+	 * 14:00 local, the local midnight is 22:00 UTC the day before */
+	setenv("TZ", "XXX-2", 1);
+	tzset();
+	ck_assert_int_eq(mf_reset_boundary(MF_RESET_DAILY, 1763640000),
+			 1763596800 - 7200);
+	_utc();
+}
+END_TEST
+
+START_TEST(test_reset_due)
+{
+	time_t b = 0;
+
+	_utc();
+	/* last reset Thu 12:00; an hour later no boundary was crossed */
+	ck_assert(!mf_reset_due(MF_RESET_DAILY, 1763640000, 1763643600, &b));
+	/* Friday 00:00:01: due, the boundary is Friday 00:00 */
+	ck_assert(mf_reset_due(MF_RESET_DAILY, 1763640000, 1763683201, &b));
+	ck_assert_int_eq(b, 1763683200);
+	/* after it, with that boundary as the last reset: not again */
+	ck_assert(!mf_reset_due(MF_RESET_DAILY, 1763683200, 1763690000, &b));
+	/* down from Thu noon to Mon 11-24 06:00 (1763964000): one reset, at
+	 * the latest boundary (Mon 00:00 = 1763942400), not four */
+	ck_assert(mf_reset_due(MF_RESET_DAILY, 1763640000, 1763964000, &b));
+	ck_assert_int_eq(b, 1763942400);
+	ck_assert(!mf_reset_due(MF_RESET_DAILY, b, 1763964000 + 60, NULL));
+	/* weekly: Thursday to Monday crosses Sunday 11-23 00:00 */
+	ck_assert(mf_reset_due(MF_RESET_WEEKLY, 1763640000, 1763964000, &b));
+	ck_assert_int_eq(b, 1763856000);
+	/* monthly: not within November */
+	ck_assert(!mf_reset_due(MF_RESET_MONTHLY, 1763640000, 1763964000,
+				&b));
+	/* NONE is never due; NOW is the caller's (at once, not a clock) */
+	ck_assert(!mf_reset_due(MF_RESET_NONE, 0, 1763964000, &b));
+	ck_assert(!mf_reset_due(MF_RESET_NOW, 0, 1763964000, &b));
 }
 END_TEST
 
@@ -126,8 +173,10 @@ Suite *make_decay_suite(void)
 	tcase_add_test(tc, test_factor);
 	tcase_add_test(tc, test_over);
 	tcase_add_loop_test(tc, test_parse, 0, G_N_ELEMENTS(parse_cases));
-	tcase_add_loop_test(tc, test_next_reset, 0,
-			    G_N_ELEMENTS(reset_cases));
+	tcase_add_loop_test(tc, test_reset_boundary, 0,
+			    G_N_ELEMENTS(boundary_cases));
+	tcase_add_test(tc, test_reset_boundary_local_time);
+	tcase_add_test(tc, test_reset_due);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,9 +5,6 @@
 
 #include "decay.h"
 
-#define MF_DAY  (24 * 60 * 60)
-#define MF_WEEK (7 * MF_DAY)
-
 static const char *const _reset_names[] = {
 	[MF_RESET_NONE] = "NONE",
 	[MF_RESET_NOW] = "NOW",
@@ -69,50 +66,48 @@ const char *mf_reset_period_name(mf_reset_period_t p)
 	return "UNKNOWN";
 }
 
-time_t mf_next_reset(mf_reset_period_t p, time_t last_reset, time_t now)
+time_t mf_reset_boundary(mf_reset_period_t p, time_t t)
 {
-	struct tm tm;
-	time_t t;
+	struct tm day;
+	int back_days = 0;
 
-	if (!localtime_r(&last_reset, &tm))
+	if (p == MF_RESET_NONE || p == MF_RESET_NOW || !localtime_r(&t, &day))
 		return 0;
-	tm.tm_sec = tm.tm_min = tm.tm_hour = 0;
-	tm.tm_isdst = -1;
-
 	switch (p) {
 	case MF_RESET_DAILY:
-		t = mktime(&tm) + MF_DAY;
-		while (t + MF_DAY < now)
-			t += MF_DAY;
-		return t;
-	case MF_RESET_WEEKLY:
-		t = mktime(&tm) + (time_t) MF_DAY * (7 - tm.tm_wday);
-		while (t + MF_WEEK < now)
-			t += MF_WEEK;
-		return t;
-	case MF_RESET_MONTHLY:
-		tm.tm_mday = 1;
-		if (++tm.tm_mon > 11) {
-			tm.tm_mon = 0;
-			tm.tm_year++;
-		}
 		break;
-	case MF_RESET_QUARTERLY:
-		tm.tm_mday = 1;
-		tm.tm_mon = (tm.tm_mon / 3 + 1) * 3;
-		if (tm.tm_mon > 11) {
-			tm.tm_mon = 0;
-			tm.tm_year++;
-		}
+	case MF_RESET_WEEKLY:
+		back_days = day.tm_wday;        /* Sunday is 0 */
 		break;
 	case MF_RESET_YEARLY:
-		tm.tm_mday = 1;
-		tm.tm_mon = 0;
-		tm.tm_year++;
+		day.tm_mon = 0;
+		day.tm_mday = 1;
+		break;
+	case MF_RESET_QUARTERLY:
+		day.tm_mon -= day.tm_mon % 3;
+		day.tm_mday = 1;
+		break;
+	case MF_RESET_MONTHLY:
+		day.tm_mday = 1;
 		break;
 	default:
 		return 0;
 	}
-	tm.tm_isdst = -1;
-	return mktime(&tm);
+	/* mktime normalises a day of month below 1 into the month before */
+	day.tm_mday -= back_days;
+	day.tm_hour = day.tm_min = day.tm_sec = 0;
+	day.tm_isdst = -1;
+	return mktime(&day);
+}
+
+bool mf_reset_due(mf_reset_period_t p, time_t last_reset, time_t now,
+		  time_t *boundary)
+{
+	time_t b = mf_reset_boundary(p, now);
+
+	if (!b || b <= last_reset)
+		return false;
+	if (boundary)
+		*boundary = b;
+	return true;
 }

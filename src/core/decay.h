@@ -13,6 +13,7 @@
 #ifndef MFPRIO_DECAY_H
 #define MFPRIO_DECAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -51,16 +52,23 @@ int mf_reset_period_parse(const char *s, mf_reset_period_t *out,
 const char *mf_reset_period_name(mf_reset_period_t p);
 
 /*
- * The next reset after LAST_RESET, in local time:
- *   DAILY      the midnight after LAST_RESET
- *   WEEKLY     the Sunday 00:00 after LAST_RESET
- *   MONTHLY    the 1st of the next month, 00:00
- *   QUARTERLY  the 1st of January/April/July/October after LAST_RESET
- *   YEARLY     January 1st of the next year
- * DAILY and WEEKLY skip ahead, whole days or weeks at a time, while the
- * following one is also before NOW (so a controller that was down for a
- * month resets once, not thirty times).  NONE and NOW return 0.
+ * The latest reset boundary at or before T, in local time:
+ *   DAILY      00:00 of T's day
+ *   WEEKLY     00:00 of the Sunday of T's week (T's day if a Sunday)
+ *   MONTHLY    00:00 of the 1st of T's month
+ *   QUARTERLY  00:00 of the 1st of T's quarter (Jan, Apr, Jul, Oct)
+ *   YEARLY     00:00 of January 1st of T's year
+ * NONE and NOW have no boundary: 0.
+ *
+ * Usage is reset when the boundary at or before now is later than the
+ * last reset; the last reset then becomes that boundary.  A controller
+ * that was down over several boundaries resets once.
  */
-time_t mf_next_reset(mf_reset_period_t p, time_t last_reset, time_t now);
+time_t mf_reset_boundary(mf_reset_period_t p, time_t t);
+
+/* Is a reset due at NOW, the last one being at LAST_RESET?  If so the
+ * boundary reached goes to *BOUNDARY. */
+bool mf_reset_due(mf_reset_period_t p, time_t last_reset, time_t now,
+		  time_t *boundary);
 
 #endif

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "mfp_internal.h"
+#include "mfp_usage.h"
 #include "mfp_tree.h"
 
 #include "src/core/decay.h"
@@ -325,7 +326,7 @@ void mfp_reconfig(bool assoc_clear)
 	mfp_decay_reconfig();
 	/* slurmctld re-added whole time limits to grp_used_tres_run_secs */
 	if (assoc_clear)
-		mfp_init_grp_used_tres_run_secs(mfp_last_ran());
+		mfp_usage_reserve_catch_up(mfp_last_ran());
 	if (mfp_conf.calc_fairshare)
 		(void) mfp_fairshare_recompute();
 	mfa_site_factor_reconfig();

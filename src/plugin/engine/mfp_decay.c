@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mfp_decay: the thread that runs every PriorityCalcPeriod, and the usage
- * accounting it and priority_p_job_end() share.
+ * mfp_decay: the thread that runs every PriorityCalcPeriod, and when jobs
+ * are charged (what a charge books, and where: mfp_usage).
  *
  * One tick at time NOW:
  *   1. PriorityUsageResetPeriod: zero usage when a reset is due;
@@ -30,6 +30,7 @@
 #include "mfp_state.h"
 #include "mfp_stats.h"
 #include "mfp_tree.h"
+#include "mfp_usage.h"
 
 #include "src/core/decay.h"
 
@@ -49,22 +50,8 @@ static time_t _last_reset;           /* as read at start (the thread keeps
 				      * its own afterwards) */
 
 static void *_decay_thread(void *arg);
-static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
-		  time_t *next_reset);
+static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period);
 static void _sweep(void);
-static void _apply_decay(double factor);
-static void _reset_usage(void);
-static bool _limits(void);
-static void _charge(job_record_t *job_ptr, time_t from, time_t to,
-		    bool at_end, bool mark_ended);
-static void _drain(uint64_t *run, const uint64_t *delta, uint32_t job_id,
-		   const char *what);
-static void _add_tres_usage(long double *usage_tres_raw,
-			    const long double *tres_decay);
-static void _qos_tres_run_secs(long double *tres_decay, uint64_t *delta,
-			       job_record_t *job_ptr, slurmdb_qos_rec_t *qos);
-static void _assoc_tres_run_secs(long double *tres_decay, uint64_t *delta,
-				 uint32_t job_id, slurmdb_assoc_rec_t *assoc);
 static int _charge_running(void *x, void *arg);
 static int _charge_finished(void *x, void *arg);
 static mf_reset_period_t _mf_reset(uint16_t p);
@@ -73,11 +60,6 @@ static uint32_t _sweep_interval(void);
 time_t mfp_last_ran(void)
 {
 	return _last_ran;
-}
-
-static bool _limits(void)
-{
-	return accounting_enforce & ACCOUNTING_ENFORCE_LIMITS;
 }
 
 static mf_reset_period_t _mf_reset(uint16_t p)
@@ -100,255 +82,6 @@ static mf_reset_period_t _mf_reset(uint16_t p)
 	}
 }
 
-/* Multiply all usage by FACTOR, except QOS with NoDecay. */
-static void _apply_decay(double factor)
-{
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
-	slurmdb_assoc_rec_t *assoc;
-	slurmdb_qos_rec_t *qos;
-	list_itr_t *itr;
-
-	if (factor == 1.0)
-		return;
-	assoc_mgr_lock(&locks);
-	itr = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(itr))) {
-		slurmdb_assoc_usage_t *u = assoc->usage, *leaf;
-
-		u->usage_raw *= factor;
-		for (int i = 0; i < slurmctld_tres_cnt; i++)
-			u->usage_tres_raw[i] *= factor;
-		u->grp_used_wall *= factor;
-		leaf = assoc->leaf_usage;
-		if (leaf && leaf != u) {
-			leaf->usage_raw *= factor;
-			for (int i = 0; i < slurmctld_tres_cnt; i++)
-				leaf->usage_tres_raw[i] *= factor;
-			leaf->grp_used_wall *= factor;
-		}
-	}
-	list_iterator_destroy(itr);
-	itr = list_iterator_create(assoc_mgr_qos_list);
-	while ((qos = list_next(itr))) {
-		if (qos->flags & QOS_FLAG_NO_DECAY)
-			continue;
-		qos->usage->usage_raw *= factor;
-		for (int i = 0; i < slurmctld_tres_cnt; i++)
-			qos->usage->usage_tres_raw[i] *= factor;
-		qos->usage->grp_used_wall *= factor;
-	}
-	list_iterator_destroy(itr);
-	assoc_mgr_unlock(&locks);
-}
-
-/* PriorityUsageResetPeriod: forget all usage. */
-static void _reset_usage(void)
-{
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
-	slurmdb_assoc_rec_t *assoc;
-	slurmdb_qos_rec_t *qos;
-	list_itr_t *itr;
-
-	info("mfprio: PriorityUsageResetPeriod: resetting all usage");
-	assoc_mgr_lock(&locks);
-	itr = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(itr))) {
-		assoc->usage->usage_raw = 0;
-		for (int i = 0; i < slurmctld_tres_cnt; i++)
-			assoc->usage->usage_tres_raw[i] = 0;
-		assoc->usage->grp_used_wall = 0;
-		if (assoc->leaf_usage && assoc->leaf_usage != assoc->usage) {
-			slurmdb_destroy_assoc_usage(assoc->leaf_usage);
-			assoc->leaf_usage = NULL;
-		}
-	}
-	list_iterator_destroy(itr);
-	itr = list_iterator_create(assoc_mgr_qos_list);
-	while ((qos = list_next(itr))) {
-		qos->usage->usage_raw = 0;
-		for (int i = 0; i < slurmctld_tres_cnt; i++)
-			qos->usage->usage_tres_raw[i] = 0;
-		qos->usage->grp_used_wall = 0;
-	}
-	list_iterator_destroy(itr);
-	assoc_mgr_unlock(&locks);
-}
-
-/* Take DELTA (TRES-seconds per TRES) from the running total RUN, never
- * below 0 (a shortfall is logged: slurmctld's reservation and the usage
- * disagree, and 0 is the only safe value). */
-static void _drain(uint64_t *run, const uint64_t *delta, uint32_t job_id,
-		   const char *what)
-{
-	for (int i = 0; i < slurmctld_tres_cnt; i++) {
-		if (i == TRES_ARRAY_ENERGY)
-			continue;
-		if (delta[i] <= run[i]) {
-			run[i] -= delta[i];
-			continue;
-		}
-		error("mfprio: job %u: %s: TRES %s has %"PRIu64" run seconds "
-		      "reserved, %"PRIu64" used; setting 0", job_id, what,
-		      assoc_mgr_tres_name_array[i], run[i], delta[i]);
-		run[i] = 0;
-	}
-}
-
-/* Add TRES_DECAY (may be NULL) to the TRES usage USAGE_TRES_RAW. */
-static void _add_tres_usage(long double *usage_tres_raw,
-			    const long double *tres_decay)
-{
-	if (!tres_decay)
-		return;
-	for (int i = 0; i < slurmctld_tres_cnt; i++)
-		if (i != TRES_ARRAY_ENERGY)
-			usage_tres_raw[i] += tres_decay[i];
-}
-
-/* TRES-seconds JOB_PTR no longer holds, taken from QOS's running totals
- * (the ones its release keeps: mfa_qos_run_totals), with TRES_DECAY (may be
- * NULL) added to the QOS's TRES usage; only under limits enforcement. */
-static void _qos_tres_run_secs(long double *tres_decay, uint64_t *delta,
-			       job_record_t *job_ptr, slurmdb_qos_rec_t *qos)
-{
-	mfa_run_total_t totals[MFA_RUN_TOTALS_MAX];
-	char what[128];
-	int n;
-
-	if (!qos || !_limits())
-		return;
-	if (!(n = mfa_qos_run_totals(qos, job_ptr, totals)))
-		return;
-	_add_tres_usage(qos->usage->usage_tres_raw, tres_decay);
-	for (int k = 0; k < n; k++) {
-		snprintf(what, sizeof(what), "QOS %s%s", qos->name,
-			 totals[k].what);
-		_drain(totals[k].run, delta, job_ptr->job_id, what);
-	}
-}
-
-/* The same for an association's running total. */
-static void _assoc_tres_run_secs(long double *tres_decay, uint64_t *delta,
-				 uint32_t job_id, slurmdb_assoc_rec_t *assoc)
-{
-	char what[64];
-
-	if (!assoc || !_limits())
-		return;
-	_add_tres_usage(assoc->usage->usage_tres_raw, tres_decay);
-	snprintf(what, sizeof(what), "association %u", assoc->id);
-	_drain(assoc->usage->grp_used_tres_run_secs, delta, job_id, what);
-}
-
-/*
- * Charge JOB_PTR for [FROM, TO] (clipped to its start, and to its end when
- * AT_END): billable TRES x seconds, decayed over the interval, times the
- * QOS UsageFactor, to its QOS, its partition's QOS and its association and
- * every ancestor; grp_used_tres_run_secs loses the reserved TRES-seconds
- * the interval used up.  MARK_ENDED records the end as Slurm's own
- * job-end path does (end_time_exp = NO_VAL), so it happens once.
- * Caller holds the job write lock and assoc_mgr's assoc and QOS write and
- * TRES read locks.
- */
-static void _charge(job_record_t *job_ptr, time_t from, time_t to,
-		    bool at_end, bool mark_ended)
-{
-	int cnt = slurmctld_tres_cnt;
-	uint64_t tres_delta[cnt];
-	long double tres_decay[cnt], tres_nodecay[cnt];
-	double run, run_decay, run_nodecay, billable, real_decay, real_nodecay;
-	uint64_t limit_ends, time_delta = 0;
-	slurmdb_qos_rec_t *qos, *part_qos;
-	slurmdb_assoc_rec_t *assoc;
-
-	if (job_ptr->end_time_exp == (time_t) NO_VAL)
-		return;          /* its end was charged already */
-	if (job_ptr->start_time > from)
-		from = job_ptr->start_time;
-	if (at_end && job_ptr->end_time && to > job_ptr->end_time)
-		to = job_ptr->end_time;
-	run = difftime(to, from);
-	if (run < 0)
-		run = 0;
-
-	/* reserved TRES-seconds: slurmctld added time_limit's worth at
-	 * start, so never take back more than that */
-	limit_ends = (uint64_t) job_ptr->start_time +
-		(uint64_t) job_ptr->time_limit * 60;
-	if ((uint64_t) from >= limit_ends)
-		time_delta = 0;
-	else if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
-		 IS_JOB_RESIZING(job_ptr))
-		time_delta = limit_ends - (uint64_t) from;
-	else if (to > job_ptr->end_time_exp) {
-		double left = difftime(job_ptr->end_time_exp, from);
-
-		if (left > 0)
-			time_delta = (uint64_t) left;
-	} else
-		time_delta = (uint64_t) run;
-	if (mark_ended)
-		job_ptr->end_time_exp = (time_t) NO_VAL;
-
-	run_decay = run * mf_decay_over(_decay_factor, run);
-	billable = calc_job_billable_tres(job_ptr, from, true);
-	real_decay = run_decay * billable;
-	real_nodecay = run * billable;
-	run_nodecay = run;
-	qos = job_ptr->qos_ptr;
-	if (qos && qos->usage_factor >= 0) {
-		real_decay *= qos->usage_factor;
-		run_decay *= qos->usage_factor;
-		real_nodecay *= qos->usage_factor;
-		run_nodecay *= qos->usage_factor;
-		time_delta *= qos->usage_factor;
-	}
-	for (int i = 0; i < cnt; i++) {
-		uint64_t n = job_ptr->tres_alloc_cnt ?
-			job_ptr->tres_alloc_cnt[i] : 0;
-
-		tres_delta[i] = 0;
-		tres_decay[i] = tres_nodecay[i] = 0;
-		if (!n || n == NO_CONSUME_VAL64)
-			continue;
-		tres_delta[i] = time_delta * n;
-		tres_decay[i] = (long double) run_decay * n;
-		tres_nodecay[i] = (long double) run_nodecay * n;
-	}
-	log_flag(PRIO, "mfprio: %pJ charged %.0f s x %.3f billable (%.3f "
-		 "decayed) from %ld to %ld", job_ptr, run, billable,
-		 real_decay, (long) from, (long) to);
-
-	part_qos = job_ptr->part_ptr ? job_ptr->part_ptr->qos_ptr : NULL;
-	if (part_qos == qos)
-		part_qos = NULL;
-	for (int k = 0; k < 2; k++) {
-		slurmdb_qos_rec_t *q = k ? part_qos : qos;
-
-		if (!q)
-			continue;
-		if (q->flags & QOS_FLAG_NO_DECAY) {
-			q->usage->grp_used_wall += run_nodecay;
-			q->usage->usage_raw += (long double) real_nodecay;
-			_qos_tres_run_secs(tres_nodecay, tres_delta,
-					   job_ptr, q);
-		} else {
-			q->usage->grp_used_wall += run_decay;
-			q->usage->usage_raw += (long double) real_decay;
-			_qos_tres_run_secs(tres_decay, tres_delta,
-					   job_ptr, q);
-		}
-	}
-	/* the association and every ancestor up to root */
-	for (assoc = job_ptr->assoc_ptr; assoc;
-	     assoc = assoc->usage->parent_assoc_ptr) {
-		assoc->usage->grp_used_wall += run_decay;
-		assoc->usage->usage_raw += (long double) real_decay;
-		_assoc_tres_run_secs(tres_decay, tres_delta, job_ptr->job_id,
-				     assoc);
-	}
-}
-
 void mfp_charge_job_end(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
@@ -357,7 +90,8 @@ void mfp_charge_job_end(job_record_t *job_ptr)
 	if (!mfp_conf.calc_fairshare)
 		return;
 	assoc_mgr_lock(&locks);
-	_charge(job_ptr, _last_ran, time(NULL), true, true);
+	mfp_usage_charge(job_ptr, _last_ran, time(NULL), true, true,
+			 _decay_factor);
 	assoc_mgr_unlock(&locks);
 	if (_swept)
 		g_hash_table_remove(_swept, GUINT_TO_POINTER(job_ptr->job_id));
@@ -373,7 +107,8 @@ static int _charge_running(void *x, void *arg)
 	if (((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
 	    job_ptr->start_time && job_ptr->assoc_ptr)
-		_charge(job_ptr, _last_ran, *(time_t *) arg, false, false);
+		mfp_usage_charge(job_ptr, _last_ran, *(time_t *) arg, false,
+				 false, _decay_factor);
 	return 0;
 }
 
@@ -386,7 +121,7 @@ static int _charge_finished(void *x, void *arg)
 	job_record_t *job_ptr = x;
 	gpointer key = GUINT_TO_POINTER(job_ptr->job_id);
 
-	if (_limits() || !job_ptr->assoc_ptr || !job_ptr->start_time ||
+	if (mfp_usage_limits() || !job_ptr->assoc_ptr || !job_ptr->start_time ||
 	    !job_ptr->end_time || job_ptr->end_time <= _last_ran ||
 	    job_ptr->end_time_exp == (time_t) NO_VAL)
 		return 0;
@@ -397,7 +132,8 @@ static int _charge_finished(void *x, void *arg)
 	if (g_hash_table_lookup(_swept, key) ==
 	    GSIZE_TO_POINTER(job_ptr->end_time))
 		return 0;
-	_charge(job_ptr, _last_ran, job_ptr->end_time, true, false);
+	mfp_usage_charge(job_ptr, _last_ran, job_ptr->end_time, true, false,
+			 _decay_factor);
 	g_hash_table_insert(_swept, key, GSIZE_TO_POINTER(job_ptr->end_time));
 	if (arg)
 		(*(int *) arg)++;
@@ -416,7 +152,7 @@ static void _sweep(void)
 	int charged = 0;
 	GArray *record = NULL;
 
-	if (_limits() || !_last_ran)
+	if (mfp_usage_limits() || !_last_ran)
 		return;
 	lock_slurmctld(job_write_lock);
 	assoc_mgr_lock(&locks);
@@ -450,8 +186,7 @@ double mfp_fairshare_recompute(void)
 	return t;
 }
 
-static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
-		  time_t *next_reset)
+static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
@@ -459,6 +194,7 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 	mf_reset_period_t rp = _mf_reset(*reset_period);
+	time_t boundary;
 	bool forget;
 	mfp_cycle_t cycle = { .start = now };
 	mfp_pass_t pass = { .now = now };
@@ -466,17 +202,12 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 
 	/* 1. reset */
 	if (rp == MF_RESET_NOW) {
-		_reset_usage();
+		mfp_usage_forget();
 		*reset_period = PRIORITY_RESET_NONE;
 		*last_reset = now;
-	} else if (rp != MF_RESET_NONE) {
-		if (!*next_reset)
-			*next_reset = mf_next_reset(rp, *last_reset, now);
-		if (*next_reset && now >= *next_reset) {
-			_reset_usage();
-			*last_reset = *next_reset;
-			*next_reset = mf_next_reset(rp, *last_reset, now);
-		}
+	} else if (mf_reset_due(rp, *last_reset, now, &boundary)) {
+		mfp_usage_forget();
+		*last_reset = boundary;
 	}
 
 	/* 2. decay since the last tick */
@@ -486,7 +217,7 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period,
 
 		log_flag(PRIO, "mfprio: decay over %ld s: %.15f",
 			 (long) (now - _last_ran), f);
-		_apply_decay(f);
+		mfp_usage_age(f);
 	}
 
 	/* 3. new usage */
@@ -532,7 +263,7 @@ static uint32_t _sweep_interval(void)
 {
 	uint32_t age = slurm_conf.min_job_age, period = mfp_conf.calc_period;
 
-	if (_limits() || !age)
+	if (mfp_usage_limits() || !age)
 		return 0;
 	if (age / 2 >= period)
 		return 0;
@@ -541,7 +272,7 @@ static uint32_t _sweep_interval(void)
 
 static void *_decay_thread(void *arg)
 {
-	time_t last_reset, next_reset = 0, now;
+	time_t last_reset, now;
 	uint16_t reset_period;
 	struct timespec tick, wake;
 	struct timeval tv;
@@ -561,7 +292,7 @@ static void *_decay_thread(void *arg)
 	slurm_cond_broadcast(&_cond);
 	slurm_mutex_unlock(&_lock);
 
-	mfp_init_grp_used_tres_run_secs(_last_ran);
+	mfp_usage_reserve_catch_up(_last_ran);
 
 	gettimeofday(&tv, NULL);
 	tick.tv_sec = tv.tv_sec;
@@ -577,11 +308,10 @@ static void *_decay_thread(void *arg)
 		if (_reconfig) {
 			_decay_factor = mfp_conf.decay_factor;
 			reset_period = mfp_conf.reset_period;
-			next_reset = 0;
 			_reconfig = false;
 		}
 		slurm_mutex_unlock(&_lock);
-		_tick(now, &last_reset, &reset_period, &next_reset);
+		_tick(now, &last_reset, &reset_period);
 		slurm_mutex_lock(&_lock);
 		_running = false;
 
@@ -669,47 +399,4 @@ void mfp_decay_reconfig(void)
 	slurm_mutex_lock(&_lock);
 	_reconfig = true;
 	slurm_mutex_unlock(&_lock);
-}
-
-void mfp_init_grp_used_tres_run_secs(time_t last_ran)
-{
-	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
-	int cnt = slurmctld_tres_cnt;
-	job_record_t *job_ptr;
-	list_itr_t *itr;
-
-	if (!_limits() || !job_list || !list_count(job_list))
-		return;
-	lock_slurmctld(job_read_lock);
-	assoc_mgr_lock(&locks);
-	itr = list_iterator_create(job_list);
-	while ((job_ptr = list_next(itr))) {
-		uint64_t delta[cnt];
-		double used;
-
-		if (job_ptr->end_time_exp == (time_t) NO_VAL ||
-		    !IS_JOB_RUNNING(job_ptr) ||
-		    job_ptr->start_time > last_ran || !job_ptr->tres_alloc_cnt)
-			continue;
-		used = difftime(last_ran, job_ptr->start_time);
-		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage_factor >= 0)
-			used *= job_ptr->qos_ptr->usage_factor;
-		for (int i = 0; i < cnt; i++)
-			delta[i] = (job_ptr->tres_alloc_cnt[i] ==
-				    NO_CONSUME_VAL64) ? 0 :
-				(uint64_t) (job_ptr->tres_alloc_cnt[i] * used);
-		_qos_tres_run_secs(NULL, delta, job_ptr, job_ptr->qos_ptr);
-		if (job_ptr->part_ptr &&
-		    job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr)
-			_qos_tres_run_secs(NULL, delta, job_ptr,
-					   job_ptr->part_ptr->qos_ptr);
-		for (slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr; a;
-		     a = a->usage->parent_assoc_ptr)
-			_assoc_tres_run_secs(NULL, delta, job_ptr->job_id, a);
-	}
-	list_iterator_destroy(itr);
-	assoc_mgr_unlock(&locks);
-	unlock_slurmctld(job_read_lock);
 }

@@ -60,7 +60,7 @@ const mfp_conf_t *mfp_conf_now(void);
 void mfp_conf_enter(void);
 void mfp_conf_leave(void);
 
-/* --- mfp_decay.c: the background thread and usage accounting --- */
+/* --- mfp_decay.c: the background thread (accounting: mfp_usage.h) --- */
 
 /* Read the state files (the last decay, the jobs charged since) and the
  * decay factor, so that a job ending before the thread starts is charged
@@ -84,10 +84,6 @@ time_t mfp_last_ran(void);
 /* Charge JOB's usage since the last tick up to its end (priority_p_job_end;
  * job write lock held by the caller). */
 void mfp_charge_job_end(job_record_t *job_ptr);
-
-/* Take back from grp_used_tres_run_secs what running jobs used before
- * LAST_RAN (after slurmctld re-adds whole time limits). */
-void mfp_init_grp_used_tres_run_secs(time_t last_ran);
 
 /* Recompute fair-share now (assoc WRITE lock taken inside).  Returns how
  * long it held that lock, in milliseconds. */
