@@ -485,6 +485,42 @@ START_TEST(test_result_copy)
 }
 END_TEST
 
+START_TEST(test_result_bind)
+{
+	mf_prio_config_t cfg = _cfg();
+	mf_prio_job_t job = _job();
+	double buf[2 * MF_TRES_FIXED_CNT], small[2];
+	mf_prio_result_t r, big;
+
+	/* on the caller's buffer: the same 2550 as test_round_values, its
+	 * TRES figures in the buffer */
+	cfg.weight_tres = tres_w;
+	buf[MF_TRES_CPU] = 99.0;        /* zeroed by bind */
+	mf_prio_result_bind(&r, set->cnt, buf);
+	ck_assert_uint_eq(mf_priority_compute(&cfg, &job, NOW, &r), 2550);
+	ck_assert_ptr_eq(r.tres, buf);
+	ck_assert_ptr_eq(r.w_tres, buf + set->cnt);
+	ck_assert_double_eq_tol(buf[MF_TRES_CPU], 0.1, 1e-15);
+	ck_assert_double_eq_tol(buf[set->cnt + MF_TRES_CPU], 200.0, 1e-12);
+	/* in another partition: high's 40 CPUs, 10 of them = .25 x 2000 */
+	mf_prio_result_init(&big, set->cnt);
+	(void) mf_priority_in_part(&cfg, &job, &r, &high, &big);
+	ck_assert_double_eq_tol(big.w_tres[MF_TRES_CPU], 500.0, 1e-12);
+	/* copied into a bound result of one TRES: it keeps its buffer and
+	 * count, and takes the first TRES */
+	mf_prio_result_bind(&r, 1, small);
+	mf_prio_result_copy(&r, &big);
+	ck_assert_ptr_eq(r.tres, small);
+	ck_assert_uint_eq(r.tres_cnt, 1);
+	ck_assert(r.borrowed);
+	ck_assert_double_eq(small[0], big.tres[0]);
+	ck_assert_double_eq(r.w_age, big.w_age);
+	mf_prio_result_clear(&r);       /* frees nothing: the stack's */
+	ck_assert_ptr_null(r.tres);
+	mf_prio_result_clear(&big);
+}
+END_TEST
+
 Suite *make_priority_suite(void)
 {
 	Suite *s = suite_create("priority");
@@ -502,6 +538,7 @@ Suite *make_priority_suite(void)
 	tcase_add_test(tc, test_incr_only);
 	tcase_add_test(tc, test_size_time_limit);
 	tcase_add_test(tc, test_result_copy);
+	tcase_add_test(tc, test_result_bind);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,12 +22,26 @@ void mf_prio_result_init(mf_prio_result_t *r, uint32_t tres_cnt)
 	}
 }
 
+void mf_prio_result_bind(mf_prio_result_t *r, uint32_t tres_cnt, double *buf)
+{
+	memset(r, 0, sizeof(*r));
+	r->borrowed = true;
+	if (!tres_cnt || !buf)
+		return;
+	r->tres_cnt = tres_cnt;
+	memset(buf, 0, sizeof(double) * 2 * tres_cnt);
+	r->tres = buf;
+	r->w_tres = buf + tres_cnt;
+}
+
 void mf_prio_result_clear(mf_prio_result_t *r)
 {
 	if (!r)
 		return;
-	g_free(r->tres);
-	g_free(r->w_tres);
+	if (!r->borrowed) {
+		g_free(r->tres);
+		g_free(r->w_tres);
+	}
 	memset(r, 0, sizeof(*r));
 }
 
@@ -37,20 +51,26 @@ static void _result_assign(mf_prio_result_t *dst, const mf_prio_result_t *src,
 			   bool arrays)
 {
 	double *tres = dst->tres, *w_tres = dst->w_tres;
+	uint32_t cnt = dst->tres_cnt;
+	bool borrowed = dst->borrowed;
 
-	if (dst->tres_cnt != src->tres_cnt) {
+	if (!borrowed && cnt != src->tres_cnt) {
 		g_free(tres);
 		g_free(w_tres);
-		tres = src->tres_cnt ? g_new0(double, src->tres_cnt) : NULL;
-		w_tres = src->tres_cnt ? g_new0(double, src->tres_cnt) : NULL;
+		cnt = src->tres_cnt;
+		tres = cnt ? g_new0(double, cnt) : NULL;
+		w_tres = cnt ? g_new0(double, cnt) : NULL;
 	}
 	*dst = *src;
 	dst->tres = tres;
 	dst->w_tres = w_tres;
-	if (arrays && src->tres_cnt) {
-		memcpy(dst->tres, src->tres, sizeof(double) * src->tres_cnt);
-		memcpy(dst->w_tres, src->w_tres,
-		       sizeof(double) * src->tres_cnt);
+	dst->tres_cnt = cnt;
+	dst->borrowed = borrowed;
+	if (arrays && src->tres_cnt && cnt) {
+		uint32_t n = MIN(cnt, src->tres_cnt);
+
+		memcpy(dst->tres, src->tres, sizeof(double) * n);
+		memcpy(dst->w_tres, src->w_tres, sizeof(double) * n);
 	}
 }
 

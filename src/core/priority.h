@@ -139,7 +139,8 @@ typedef struct {
 	double js;
 	double part;
 	double qos;
-	double *tres;            /* tres_cnt factors (owned) */
+	double *tres;            /* tres_cnt factors (owned unless
+				  * borrowed) */
 	/* weighted: factor * weight */
 	double w_age;
 	double w_assoc;
@@ -147,7 +148,7 @@ typedef struct {
 	double w_js;
 	double w_part;
 	double w_qos;
-	double *w_tres;          /* tres_cnt weighted factors (owned) */
+	double *w_tres;          /* tres_cnt weighted factors (likewise) */
 	double w_tres_sum;
 	int64_t site;            /* site factor, added */
 	int64_t nice;            /* nice, subtracted */
@@ -158,15 +159,24 @@ typedef struct {
 	uint32_t priority;       /* sum as Slurm stores it */
 	bool clamped;            /* sum was above MF_PRIORITY_MAX */
 	bool direct;             /* an administrator's priority, as is */
+	bool borrowed;           /* tres/w_tres are the caller's buffer */
 } mf_prio_result_t;
 
 /* Prepare R for TRES_CNT TRES (zeroed).  Never fails. */
 void mf_prio_result_init(mf_prio_result_t *r, uint32_t tres_cnt);
 
-/* Free R's arrays; R may be reused after mf_prio_result_init(). */
+/* The same over the caller's BUF of 2 x TRES_CNT doubles (zeroed here;
+ * may be NULL when TRES_CNT is 0): nothing is allocated, so a hot loop can
+ * keep R on its stack.  Never fails. */
+void mf_prio_result_bind(mf_prio_result_t *r, uint32_t tres_cnt, double *buf);
+
+/* Free R's arrays (unless borrowed); R may be reused after
+ * mf_prio_result_init() or mf_prio_result_bind(). */
 void mf_prio_result_clear(mf_prio_result_t *r);
 
-/* Copy SRC into DST (DST initialized, arrays resized as needed). */
+/* Copy SRC into DST (DST initialized, arrays resized as needed; a
+ * borrowed DST keeps its buffer and count, and takes as many TRES as
+ * both have). */
 void mf_prio_result_copy(mf_prio_result_t *dst, const mf_prio_result_t *src);
 
 /*

@@ -36,14 +36,18 @@ check "a cycle count ($(stat_of cycle))" grep -qE '^cycle [1-9][0-9]*$' "$f"
 check "4 priorities recomputed ($(stat_of jobs_recomputed))" test "$(stat_of jobs_recomputed)" = 4
 check "the held job skipped ($(stat_of jobs_skipped))" test "$(stat_of jobs_skipped)" -ge 1
 check "jobs in all >= 5 ($(stat_of jobs_total))" test "$(stat_of jobs_total)" -ge 5
-for k in job_lock_ms job_lock_priorities_ms thread_cpu_ms assoc_lock_ms wall_ms job_lock_ms_max; do
+for k in job_lock_ms job_lock_priorities_ms job_lock_longest_ms thread_cpu_ms assoc_lock_ms wall_ms job_lock_ms_max; do
 	check "$k is a duration in ms ($(stat_of $k))" \
 		awk -v v="$(stat_of $k)" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/ && v < 60000) }'
 done
 check "the lock is held no longer than the cycle lasts" \
 	awk -v l="$(stat_of job_lock_ms)" -v w="$(stat_of wall_ms)" 'BEGIN { exit !(l <= w) }'
+check "no single hold longer than all holds together ($(stat_of job_lock_longest_ms) <= $(stat_of job_lock_ms))" \
+	awk -v m="$(stat_of job_lock_longest_ms)" -v l="$(stat_of job_lock_ms)" 'BEGIN { exit !(m <= l) }'
+check "priorities set in slices: at least 2 holds (ids, then prices) ($(stat_of job_lock_priorities_slices))" \
+	test "$(stat_of job_lock_priorities_slices)" -ge 2
 check "the log has the cycle line (DebugFlags=Priority)" \
-	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ \+ priorities [0-9.]+, longest [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
+	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ \+ priorities [0-9.]+ in [0-9]+ slices, longest hold [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
 # every entry point once more with the flag on: sprio, sshare, a
 # reconfigure (settings replaced whole), a job that ends
 sprio -l >/dev/null 2>&1

@@ -43,11 +43,22 @@ void mfa_factors_store(job_record_t *job, const mf_prio_result_t *r,
 		       const double *tres_weights, uint32_t tres_cnt)
 {
 	mfa_pf_t *pf;
+	double *keep_tres = NULL, *keep_weights = NULL;
 
 	if (!job->prio_factors)
 		job->prio_factors = xmalloc(sizeof(mfa_pf_t));
 	pf = (mfa_pf_t *) job->prio_factors;
+	/* the TRES arrays of the last pass are kept when they fit: no
+	 * allocation per job per pass; everything else starts from zero */
+	if (tres_weights && tres_cnt && pf->tres_cnt == tres_cnt &&
+	    pf->priority_tres && pf->tres_weights) {
+		keep_tres = pf->priority_tres;
+		keep_weights = pf->tres_weights;
+		pf->priority_tres = pf->tres_weights = NULL;
+	}
 	_pf_clear(pf);
+	pf->priority_tres = keep_tres;
+	pf->tres_weights = keep_weights;
 	pf->priority_age = r->w_age;
 	pf->priority_assoc = r->w_assoc;
 	pf->priority_fs = r->w_fs;
@@ -58,8 +69,13 @@ void mfa_factors_store(job_record_t *job, const mf_prio_result_t *r,
 	pf->nice = job->details ? job->details->nice : NICE_OFFSET;
 	if (tres_weights && tres_cnt) {
 		pf->tres_cnt = tres_cnt;
-		pf->priority_tres = xcalloc(tres_cnt, sizeof(double));
-		pf->tres_weights = xcalloc(tres_cnt, sizeof(double));
+		if (!pf->priority_tres) {
+			pf->priority_tres = xcalloc(tres_cnt, sizeof(double));
+			pf->tres_weights = xcalloc(tres_cnt, sizeof(double));
+		} else {
+			memset(pf->priority_tres, 0,
+			       sizeof(double) * tres_cnt);
+		}
 		memcpy(pf->tres_weights, tres_weights,
 		       sizeof(double) * tres_cnt);
 		if (r->w_tres)

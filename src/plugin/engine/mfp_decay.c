@@ -186,6 +186,76 @@ double mfp_fairshare_recompute(void)
 	return t;
 }
 
+/*
+ * Step 5 of a tick: every pending job's priority, without holding the job
+ * write lock for long.  A light pass under the lock takes the ids of the
+ * jobs to price; then they are priced in slices, each under the lock for
+ * at most about SLICE_MS, each job looked up again by its id (one that
+ * ended or went away between two slices is passed over; one submitted
+ * meanwhile got its priority from priority_p_set).  Between slices the
+ * RPCs and the scheduler that wait for the lock get it.
+ */
+#define SLICE_MS 2.0
+#define SLICE_CHECK 32          /* jobs between two looks at the clock */
+
+static GArray *_to_price;       /* job ids; decay thread only, reused */
+
+static int _want_price(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	mfp_pass_t *pass = arg;
+
+	if (mfp_job_priced(job_ptr))
+		g_array_append_val(_to_price, job_ptr->job_id);
+	else
+		pass->skipped++;
+	return 0;
+}
+
+static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
+{
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
+					    .node = READ_LOCK,
+					    .part = READ_LOCK };
+	guint next = 0;
+	double t, held;
+
+	if (!_to_price)
+		_to_price = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	g_array_set_size(_to_price, 0);
+
+	lock_slurmctld(job_write_lock);
+	t = mfp_stats_clock(0);
+	cycle->jobs_total = list_count(job_list);
+	list_for_each(job_list, _want_price, pass);
+	held = mfp_stats_clock(0) - t;
+	unlock_slurmctld(job_write_lock);
+	cycle->lock_prio_ms += held;
+	cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
+	cycle->slices++;
+
+	while (next < _to_price->len) {
+		lock_slurmctld(job_write_lock);
+		t = mfp_stats_clock(0);
+		for (int n = 0; next < _to_price->len; n++) {
+			uint32_t id = g_array_index(_to_price, uint32_t,
+						    next++);
+			job_record_t *job_ptr = find_job_record(id);
+
+			if (job_ptr)
+				(void) mfp_job_reprioritize(job_ptr, pass);
+			if (n % SLICE_CHECK == SLICE_CHECK - 1 &&
+			    mfp_stats_clock(0) - t >= SLICE_MS)
+				break;
+		}
+		held = mfp_stats_clock(0) - t;
+		unlock_slurmctld(job_write_lock);
+		cycle->lock_prio_ms += held;
+		cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
+		cycle->slices++;
+	}
+}
+
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
@@ -231,6 +301,7 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	forget = g_hash_table_size(_swept) > 0;
 	g_hash_table_remove_all(_swept);
 	cycle.lock_charge_ms = mfp_stats_clock(0) - t;
+	cycle.lock_longest_ms = cycle.lock_charge_ms;
 	unlock_slurmctld(job_write_lock);
 	if (forget)
 		(void) mfp_charged_write(NULL);
@@ -238,13 +309,8 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	/* 4. fair-share */
 	cycle.assoc_ms = mfp_fairshare_recompute();
 
-	/* 5. priorities */
-	lock_slurmctld(job_write_lock);
-	t = mfp_stats_clock(0);
-	cycle.jobs_total = list_count(job_list);
-	list_for_each(job_list, mfp_job_reprioritize, &pass);
-	cycle.lock_prio_ms = mfp_stats_clock(0) - t;
-	unlock_slurmctld(job_write_lock);
+	/* 5. priorities, in slices */
+	_price_jobs(&pass, &cycle);
 
 	/* 6. state */
 	(void) mfp_state_write(now, *last_reset);
@@ -391,6 +457,10 @@ void mfp_decay_stop(void)
 	if (_swept) {
 		g_hash_table_destroy(_swept);
 		_swept = NULL;
+	}
+	if (_to_price) {
+		g_array_free(_to_price, TRUE);
+		_to_price = NULL;
 	}
 }
 

@@ -104,6 +104,10 @@ typedef struct {
 	uint32_t skipped;        /* held, running, powering up: left alone */
 } mfp_pass_t;
 
+/* Does the decay pass price JOB (not held, not powering up; pending, or
+ * running under CALCULATE_RUNNING)?  Job lock held. */
+bool mfp_job_priced(job_record_t *job_ptr);
+
 /* Re-prioritise JOB in the decay pass (list_for_each callback; ARG is an
  * mfp_pass_t). */
 int mfp_job_reprioritize(void *job, void *arg);

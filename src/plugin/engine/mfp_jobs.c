@@ -83,6 +83,7 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	uint32_t tres_cnt = mfp_conf.tres ? mfp_conf.tres->cnt : 0;
 	uint64_t job_tres[tres_cnt ? tres_cnt : 1];
+	double r_buf[2 * (tres_cnt ? tres_cnt : 1)];
 	mf_prio_config_t cfg = { 0 };
 	mf_prio_job_t job = { 0 };
 	mf_prio_result_t r;
@@ -143,7 +144,7 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 		job.tres_cnt = job_tres;
 	}
 
-	mf_prio_result_init(&r, tres_cnt);
+	mf_prio_result_bind(&r, tres_cnt, r_buf);
 	assoc_mgr_lock(&locks);
 	if (job_ptr->qos_ptr) {
 		job.has_qos = true;
@@ -171,16 +172,22 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 	return prio;
 }
 
+bool mfp_job_priced(job_record_t *job_ptr)
+{
+	/* held jobs keep 0; running ones keep theirs unless asked */
+	if (job_ptr->priority == 0 || IS_JOB_POWER_UP_NODE(job_ptr))
+		return false;
+	return IS_JOB_PENDING(job_ptr) ||
+		(mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING);
+}
+
 int mfp_job_reprioritize(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
 	mfp_pass_t *pass = arg;
 	uint32_t prio;
 
-	/* held jobs keep 0; running ones keep theirs unless asked */
-	if (job_ptr->priority == 0 || IS_JOB_POWER_UP_NODE(job_ptr) ||
-	    (!IS_JOB_PENDING(job_ptr) &&
-	     !(mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING))) {
+	if (!mfp_job_priced(job_ptr)) {
 		pass->skipped++;
 		return 0;
 	}
@@ -236,14 +243,16 @@ static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
 	int nqos = mfa_job_qos_count(job_ptr);
 	_qos_walk_t w = { .cfg = cfg, .job_ptr = job_ptr };
 	mf_prio_result_t pr;
+	uint32_t cnt = r->tres_cnt ? r->tres_cnt : 1;
+	double pr_buf[2 * cnt], scratch_buf[2 * cnt];
 
 	if (!nparts && !nqos) {
 		(void) mfa_job_prio_array(job_ptr, 0);
 		return;
 	}
 	w.slot = mfa_job_prio_array(job_ptr, MAX(nparts, 1) * MAX(nqos, 1));
-	mf_prio_result_init(&pr, r->tres_cnt);
-	mf_prio_result_init(&w.scratch, r->tres_cnt);
+	mf_prio_result_bind(&pr, r->tres_cnt, pr_buf);
+	mf_prio_result_bind(&w.scratch, r->tres_cnt, scratch_buf);
 	assoc_mgr_lock(&locks);
 	if (!nparts) {
 		w.in_part = r;
