@@ -50,6 +50,28 @@ START_TEST(test_factors)
 }
 END_TEST
 
+START_TEST(test_partition_lacks_tres)
+{
+	/* a job asking for 2 GPUs, eligible in a partition with 8 and in one
+	 * with none: sprio's row for the second shows a GPU term of 0 (the
+	 * job gets no GPU there).  Upstream 22.05 keeps the first
+	 * partition's weighted term, .25 x 4000 = 1000, and weights it again
+	 * (4,000,000); mfprio does not repeat that. */
+	const uint64_t job[N] = { 16, 64000, 0, 1, 16, 0, 0, 0, 2 };
+	const uint64_t with_gpu[N] = { 64, 256000, 0, 4, 64, 0, 0, 0, 8 };
+	const uint64_t without[N] = { 64, 256000, 0, 4, 64, 0, 0, 0, 0 };
+	const double w[N] = { 0, 0, 0, 0, 0, 0, 0, 0, 4000 };
+	double f[N], wf[N];
+
+	mf_tres_factors(job, with_gpu, N, 0, f);
+	ck_assert_double_eq_tol(mf_tres_weigh(f, w, N, wf), 1000.0, 1e-9);
+	mf_tres_factors(job, without, N, 0, f);
+	ck_assert_double_eq(f[8], 0.0);
+	ck_assert_double_eq(mf_tres_weigh(f, w, N, wf), 0.0);
+	ck_assert_double_eq(wf[8], 0.0);
+}
+END_TEST
+
 START_TEST(test_missing)
 {
 	const uint64_t job[N] = { 16, MF_TRES_NO_CONSUME, 0, 1, 0, 0, 0, 0, 0 };
@@ -79,6 +101,7 @@ Suite *make_tres_factor_suite(void)
 
 	tcase_add_test(tc, test_factors);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_partition_lacks_tres);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -120,9 +120,8 @@ bool mfp_job_listed(job_record_t *job_ptr, time_t now);
 /*
  * sprio's figures of a multi-partition job in PART_PTR, or with one of its
  * QOS: the weighted partition term into *W_PART and, when W_TRES is given,
- * the weighted TRES terms into W_TRES (TRES_CNT of them; the caller fills
- * it with the job's stored weighted terms first: a TRES the partition
- * lacks keeps that value); with QOS (not NULL) of non-zero priority, the
+ * the weighted TRES terms into W_TRES (TRES_CNT of them, each taken anew
+ * against this partition: a TRES the partition lacks gives 0); with QOS (not NULL) of non-zero priority, the
  * weighted QOS term into *W_QOS.  PART_PTR NULL leaves *W_PART and W_TRES
  * alone.  Job read lock held.
  */
