@@ -419,6 +419,15 @@ void mfp_decay_prepare(void)
 	if (!_last_reset)
 		_last_reset = time(NULL);
 	_last_ran = read_ran;
+	if (!_last_ran) {
+		/* nothing says up to when running jobs were charged (a first
+		 * start, or the file lost and no .old): charging them from
+		 * their start could charge again what the saved usage holds
+		 * already, so usage counts from now */
+		_last_ran = time(NULL);
+		info("mfprio: usage of running jobs is charged from now (%ld) "
+		     "on, not again from their start", (long) _last_ran);
+	}
 	mfp_charged_read(_swept, _last_ran);
 }
 
