@@ -45,7 +45,8 @@ enum {
 "  --snapshot DIR the files of `mfprio snapshot DIR`; a file option given\n" \
 "                 overrides its file\n" \
 "  --conf FILE    slurm.conf (required without --snapshot)\n" \
-"  --jobs FILE    scontrol -o show job (required without --snapshot)\n" \
+"  --jobs FILE    scontrol -o show job, or squeue --json (required\n" \
+"                 without --snapshot)\n" \
 "  --qos FILE     sacctmgr -P -n show qos format=Name,Priority\n" \
 "  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n" \
 "  --usage FILE   sshare -a -P -n -o Account,User,RawUsage\n" \

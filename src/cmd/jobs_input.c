@@ -10,6 +10,7 @@
 
 #include "dump_header.h"
 #include "jobs_input.h"
+#include "jobs_json.h"
 #include "timestr.h"
 
 void mf_job_line_free(mf_job_line_t *job)
@@ -451,6 +452,16 @@ static const char *const *_intern_parts(const char *parts)
 	return (const char *const *)l;
 }
 
+const char *mf_jobs_intern(const char *s)
+{
+	return _intern(s);
+}
+
+const char *const *mf_jobs_intern_parts(const char *parts)
+{
+	return _intern_parts(parts);
+}
+
 static mf_job_line_t *_job_line_parse(char *text, const char *file,
 				      int line, mf_error_t *errp)
 {
@@ -786,7 +797,11 @@ int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 		 mf_error_t *errp)
 {
 	_load_t ld = { .fn = fn, .arg = arg };
-	int rc = _each_line(path, NULL, _job_fn, &ld, errp);
+	int rc;
+
+	if (mf_jobs_is_json(path))
+		return mf_jobs_json_each(path, fn, arg, errp);
+	rc = _each_line(path, NULL, _job_fn, &ld, errp);
 
 	g_free(ld.ids.slot);
 	if (ld.fn_rc)

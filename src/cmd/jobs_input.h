@@ -29,6 +29,10 @@
  * from job to job (user, account, QOS, state, reason, partitions, TRES,
  * file) are interned: shared for the life of the process, never freed.
  *
+ * A file whose first byte that is not white space is '{' is a JSON dump
+ * (`squeue --json`, `scontrol show job --json`): read by jobs_json into
+ * the same records.
+ *
  * Every error names FILE:LINE and the field.
  */
 #ifndef MFPRIO_JOBS_INPUT_H
@@ -124,6 +128,14 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp);
  * on a malformed line.
  */
 GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp);
+
+/* S interned: one copy for the process, shared by every job record
+ * (never freed).  For the other readers of job dumps (jobs_json). */
+const char *mf_jobs_intern(const char *s);
+
+/* PARTS ("a,b"; NULL, "" or "(null)": none) as an interned NULL-ended
+ * list, the form of mf_job_line_t.partitions. */
+const char *const *mf_jobs_intern_parts(const char *parts);
 
 /* Parse scontrol's time TEXT ("Unknown" etc. give 0).  Returns 0 or -1. */
 int mf_parse_slurm_time(const char *text, time_t *out);
