@@ -24,7 +24,8 @@ static const char _usage[] =
 "`sshare -a -l -P` does.\n"
 "\n"
 "  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
-"  --usage FILE   sshare -a -P -n -o Account,User,RawUsage  (default: no usage),\n"
+"  --usage FILE   sshare -a -P -n -o Account,User[,Partition],RawUsage\n"
+"                 (default: no usage),\n"
 "                 or scontrol show assoc_mgr flags=assoc (two decimals)\n"
 "  --conf FILE    slurm.conf: PriorityFlags, FairShareDampeningFactor\n"
 "  --snapshot DIR the files of `mfprio snapshot DIR`: assoc, assoc-mgr (else\n"
@@ -40,7 +41,9 @@ static const char _usage[] =
 "  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
 "                 each account's own row and its users' rows\n"
 "  -u, --users LIST  only these users' rows (and the account rows)\n"
-"  -m, --partition  a Partition column after User, as sshare -m prints it\n"
+"  -m, --partition  a Partition column after User, as sshare -m prints it:\n"
+"                 a user's association on one partition (the assoc dump's\n"
+"                 Partition column), empty for one without\n"
 "  -a, --all, -l, --long, -P, --parsable  taken, as sshare takes them: the\n"
 "                 output is always every user, long and '|'-separated\n"
 "  --release VER  the Slurm release to imitate, 22.05 to 26.05 (23.11 or\n"
@@ -69,6 +72,7 @@ static int _parse_damp(const char *s, uint16_t *out);
 static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
 		      uint16_t *damp, char **cluster, mf_cmd_release_t *rel);
 static bool _in_list(char **list, const char *name);
+static bool _keep_row(const mf_assoc_t *a, const void *sel_arg);
 static void _print_selected(FILE *out, const mf_tree_t *tree,
 			    mf_fs_algo_t algo, bool noheader,
 			    const _select_t *sel);
@@ -99,53 +103,29 @@ static bool _in_list(char **list, const char *name)
 	return false;
 }
 
-/* Print as mf_sshare_print() does, keeping the rows SEL selects: an
- * account row (empty User) if its account is selected, a user row if both
- * its account and its user are; with -m, an empty Partition column after
- * User (the associations read carry no partition). */
+/* Whether SEL (a _select_t) keeps A's row: an account row if its account
+ * is selected, a user row if both its account and its user are. */
+static bool _keep_row(const mf_assoc_t *a, const void *sel_arg)
+{
+	const _select_t *sel = sel_arg;
+
+	return _in_list(sel->accounts, a->acct) &&
+	       (!a->user || _in_list(sel->users, a->user));
+}
+
+/* Print as mf_sshare_print() does, keeping the rows SEL selects, with -m
+ * the Partition column. */
 static void _print_selected(FILE *out, const mf_tree_t *tree,
 			    mf_fs_algo_t algo, bool noheader,
 			    const _select_t *sel)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *mem;
-	char **lines;
+	mf_sshare_opts_t o = {
+		.noheader = noheader, .partition = sel->partition,
+		.keep = sel->accounts || sel->users ? _keep_row : NULL,
+		.keep_arg = sel,
+	};
 
-	if (!sel->accounts && !sel->users && !sel->partition) {
-		mf_sshare_print(out, tree, algo, noheader);
-		return;
-	}
-	if (!(mem = open_memstream(&buf, &size))) {
-		mf_sshare_print(out, tree, algo, noheader);
-		return;
-	}
-	mf_sshare_print(mem, tree, algo, noheader);
-	fclose(mem);
-	lines = g_strsplit(buf, "\n", -1);
-	free(buf);
-	for (int i = 0; lines[i] && *lines[i]; i++) {
-		char **f = g_strsplit(lines[i], "|", 3);
-		bool header = !noheader && i == 0;
-		const char *acct = f[0] ? g_strchug(f[0]) : "";
-		const char *user = f[0] && f[1] ? f[1] : "";
-
-		if (header || (_in_list(sel->accounts, acct) &&
-			       (!*user || _in_list(sel->users, user)))) {
-			if (sel->partition && f[0] && f[1] && f[2]) {
-				char *bar = strchr(lines[i], '|');
-
-				bar = strchr(bar + 1, '|');
-				fprintf(out, "%.*s|%s%s\n",
-					(int) (bar - lines[i]), lines[i],
-					header ? "Partition" : "", bar);
-			} else {
-				fprintf(out, "%s\n", lines[i]);
-			}
-		}
-		g_strfreev(f);
-	}
-	g_strfreev(lines);
+	mf_sshare_print_opts(out, tree, algo, &o);
 }
 
 /* Settings from slurm.conf (PATH, may be NULL) and the --set pairs SETS;

@@ -53,6 +53,7 @@ void mf_fairshare_json(FILE *out, const mf_tree_t *tree,
 		mf_json_begin_object(&j, NULL);
 		mf_json_string(&j, "account", a->acct);
 		mf_json_string(&j, "user", a->user);
+		mf_json_string(&j, "partition", a->partition);
 		mf_json_string(&j, "parent", a->user ? NULL : a->parent_acct);
 		mf_json_int(&j, "depth", a->depth);
 		if (a == tree->root || parent_fs)

@@ -384,8 +384,13 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 	}
 	j->fs_note = "no association data";
 	if (c->tree) {
-		const mf_assoc_t *a = mf_tree_find_user(c->tree, l->account,
-							l->user);
+		/* the user's association on the job's partition, else the
+		 * one without partition, as slurmctld picks it (a job of
+		 * several partitions has no per-partition association:
+		 * slurmctld refuses such a submission) */
+		const mf_assoc_t *a = mf_tree_find_job_assoc(
+			c->tree, l->account, l->user,
+			l->partitions ? l->partitions[0] : NULL);
 
 		if (!a) {
 			_warn("%s:%d: job %u: no association for user %s in "

@@ -34,6 +34,11 @@ static const char *const _titles_cluster_part[] = {
 	"Share,Fairshare", NULL
 };
 
+/* sshare -o Account,User,Partition,RawUsage: usage per association. */
+static const char *const _titles_usage_part[] = {
+	"Account", "User", "Partition", "RawUsage,Raw Usage", NULL
+};
+
 static GPtrArray *_read_rows(const char *path, const char *const *titles,
 			     mf_error_t *errp);
 static guint _count_columns(const char *path);
@@ -49,8 +54,14 @@ static int _load_assocs(mf_tree_t *tree, const char *path,
 			const char *cluster, mf_error_t *errp);
 static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp);
 static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
-		      const char *user, long double usage, const char *path,
-		      int line, mf_error_t *errp);
+		      const char *user, const char *part, long double usage,
+		      const char *path, int line, mf_error_t *errp);
+static int _set_usage_in(mf_tree_t *tree, GHashTable *seen,
+			 GHashTable *byuser, const char *acct,
+			 const char *user, const char *part,
+			 long double usage, const char *path, int line,
+			 mf_error_t *errp);
+static GHashTable *_user_assocs(const mf_tree_t *tree);
 static int _load_amgr_usage(mf_tree_t *tree, const char *path,
 			    mf_error_t *errp);
 static bool _is_amgr(const char *path);
@@ -232,11 +243,10 @@ static guint _count_columns(const char *path)
 
 /*
  * Reduce ROWS of NCOLS columns (5: Cluster first; 6: Partition after User
- * too) to the four of the plain dump, keeping the rows of CLUSTER (NULL:
- * the dump must hold one cluster only).  A user's row with a Partition is
- * a per-partition association, which mfprio does not model apart: it is
- * left out with a warning when the user has a row without partition in
- * that account, else taken as the user's association (warned about too).
+ * too) to the four of the plain dump plus the partition (fifth, "" when
+ * none), keeping the rows of CLUSTER (NULL: the dump must hold one cluster
+ * only).  A user's row with a Partition is that user's association on that
+ * partition, a leaf of its own beside the user's other ones.
  */
 static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 			 const char *path, mf_error_t *errp)
@@ -245,8 +255,6 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
 						  g_free, NULL);
 	char *want = cluster ? g_ascii_strdown(cluster, -1) : NULL;
-	GHashTable *plain = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, NULL);
 	GPtrArray *kept = g_ptr_array_new();
 	int rc = 0;
 
@@ -254,9 +262,6 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 		_row_t *r = g_ptr_array_index(rows, i);
 
 		g_hash_table_add(names, g_ascii_strdown(r->fields[0], -1));
-		if (ncols == 6 && !*r->fields[3] && *r->fields[2])
-			g_hash_table_add(plain, g_strdup_printf("%s|%s",
-				r->fields[1], r->fields[2]));
 	}
 	if (!cluster && g_hash_table_size(names) > 1) {
 		GPtrArray *l = g_ptr_array_new();
@@ -288,37 +293,17 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 		char **f = r->fields;
 		bool take = !want || !g_ascii_strcasecmp(f[0], want);
 
-		if (take && ncols == 6 && *f[3]) {
-			char *key = g_strdup_printf("%s|%s", f[1], f[2]);
-
-			if (!*f[2] || g_hash_table_contains(plain, key)) {
-				fprintf(stderr, "mfprio: warning: %s:%d: the "
-					"association of user '%s' in account "
-					"'%s' on partition '%s' is not "
-					"modelled apart: row left out\n",
-					path, r->line, f[2], f[1], f[3]);
-				take = false;
-			} else {
-				fprintf(stderr, "mfprio: warning: %s:%d: user "
-					"'%s' in account '%s' has an "
-					"association on partition '%s' only: "
-					"taken as the user's association\n",
-					path, r->line, f[2], f[1], f[3]);
-				g_hash_table_add(plain, key);
-				key = NULL;
-			}
-			g_free(key);
-		}
 		if (take) {
-			char **four = g_new0(char *, 5);
+			char **four = g_new0(char *, 6);
 
 			four[0] = g_strdup(f[1]);
 			four[1] = g_strdup(f[2]);
 			four[2] = g_strdup(f[ncols - 2]);
 			four[3] = g_strdup(f[ncols - 1]);
+			four[4] = g_strdup(ncols == 6 && *f[2] ? f[3] : "");
 			g_strfreev(r->fields);
 			r->fields = four;
-			r->n = 4;
+			r->n = 5;
 			g_ptr_array_add(kept, r);
 		} else {
 			_row_free(r);
@@ -332,7 +317,6 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 		g_ptr_array_add(rows, kept->pdata[i]);
 out:
 	g_ptr_array_free(kept, TRUE);
-	g_hash_table_destroy(plain);
 	g_hash_table_destroy(names);
 	g_free(want);
 	return rc;
@@ -412,6 +396,7 @@ static int _load_assocs(mf_tree_t *tree, const char *path,
 	for (guint i = 0; i < rows->len && !rc; i++) {
 		_row_t *r = g_ptr_array_index(rows, i);
 		const char *acct = r->fields[0], *user = r->fields[1];
+		const char *part = r->n > 4 ? r->fields[4] : NULL;
 		uint32_t shares;
 
 		if (!*user)
@@ -424,7 +409,8 @@ static int _load_assocs(mf_tree_t *tree, const char *path,
 			break;
 		}
 		(void) _parse_shares(r->fields[3], &shares);
-		if (!mf_tree_add_user(tree, user, acct, shares, &e))
+		if (!mf_tree_add_user_part(tree, user, acct, part, shares,
+					   &e))
 			rc = mf_errprintf(errp, "%s:%d: %s", path, r->line,
 					  e.text);
 	}
@@ -436,15 +422,50 @@ static int _load_assocs(mf_tree_t *tree, const char *path,
 }
 
 /*
- * One usage figure of PATH:LINE: a user's (ACCT, USER) is set, once (SEEN
- * holds those set); an account's (USER "") only checked to be in the tree,
- * as an account's usage is the sum over its subtree.
+ * "ACCT\nUSER" -> the GPtrArray of USER's associations in ACCT (one per
+ * partition, and the one without), in sshare's order: for a usage dump
+ * without Partition column, whose rows of one user and account come in
+ * that order.
  */
-static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
-		      const char *user, long double usage, const char *path,
-		      int line, mf_error_t *errp)
+static GHashTable *_user_assocs(const mf_tree_t *tree)
 {
-	mf_assoc_t *a;
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      (GDestroyNotify) g_ptr_array_unref);
+
+	for (guint i = 0; i < tree->order->len; i++) {
+		mf_assoc_t *a = g_ptr_array_index(tree->order, i);
+		char *key;
+		GPtrArray *l;
+
+		if (!a->user)
+			continue;
+		key = g_strconcat(a->acct, "\n", a->user, NULL);
+		l = g_hash_table_lookup(h, key);
+		if (!l) {
+			l = g_ptr_array_new();
+			g_hash_table_insert(h, key, l);
+		} else {
+			g_free(key);
+		}
+		g_ptr_array_add(l, a);
+	}
+	return h;
+}
+
+/*
+ * One usage figure of PATH:LINE: a user's (ACCT, USER, PART) is set, once
+ * (SEEN holds those set); an account's (USER "") only checked to be in the
+ * tree, as an account's usage is the sum over its subtree.  PART NULL (a
+ * dump without Partition column): the first of the user's associations in
+ * ACCT, in sshare's order, not set yet (BYUSER: _user_assocs()).
+ */
+static int _set_usage_in(mf_tree_t *tree, GHashTable *seen,
+			 GHashTable *byuser, const char *acct,
+			 const char *user, const char *part,
+			 long double usage, const char *path, int line,
+			 mf_error_t *errp)
+{
+	mf_assoc_t *a = NULL;
 
 	if (!*user) {
 		if (!mf_tree_find_account(tree, acct))
@@ -453,21 +474,50 @@ static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
 				"apart?): row ignored\n", path, line, acct);
 		return 0;
 	}
-	a = mf_tree_find_user(tree, acct, user);
+	if (part) {
+		a = mf_tree_find_user_part(tree, acct, user, part);
+	} else {
+		char *key = g_strconcat(acct, "\n", user, NULL);
+		GPtrArray *l = byuser ? g_hash_table_lookup(byuser, key) :
+			       NULL;
+
+		g_free(key);
+		for (guint i = 0; l && i < l->len; i++) {
+			a = g_ptr_array_index(l, i);
+			if (!g_hash_table_contains(seen, a))
+				break;
+		}
+	}
 	if (!a) {
 		fprintf(stderr, "mfprio: warning: %s:%d: user '%s' in account "
-			"'%s' is not in the association file (dumps taken "
-			"apart?): its usage, %.0Lf, is left out\n", path,
-			line, user, acct, usage);
+			"'%s'%s%s%s is not in the association file (dumps "
+			"taken apart?): its usage, %.0Lf, is left out\n", path,
+			line, user, acct, part && *part ? " on partition '" :
+			"", part && *part ? part : "", part && *part ? "'" :
+			"", usage);
 		return 0;
 	}
-	if (g_hash_table_contains(seen, a))
+	if (g_hash_table_contains(seen, a)) {
+		if (a->partition)
+			return mf_errprintf(errp, "%s:%d: second usage row for "
+					    "user '%s' in account '%s' on "
+					    "partition '%s'", path, line, user,
+					    acct, a->partition);
 		return mf_errprintf(errp, "%s:%d: second usage row for user "
 				    "'%s' in account '%s'", path, line, user,
 				    acct);
+	}
 	g_hash_table_add(seen, a);
 	a->usage_raw = usage;
 	return 0;
+}
+
+static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
+		      const char *user, const char *part, long double usage,
+		      const char *path, int line, mf_error_t *errp)
+{
+	return _set_usage_in(tree, seen, NULL, acct, user, part ? part : "",
+			     usage, path, line, errp);
 }
 
 /* PATH's first line that is not blank nor a comment is not '|'-separated
@@ -517,7 +567,8 @@ static int _load_amgr_usage(mf_tree_t *tree, const char *path,
 					  a->account);
 		else
 			rc = _set_usage(tree, seen, a->account, a->user,
-					a->usage_raw, path, a->line, errp);
+					a->partition, a->usage_raw, path,
+					a->line, errp);
 	}
 	g_hash_table_destroy(seen);
 	mf_amgr_free(m);
@@ -526,13 +577,20 @@ static int _load_amgr_usage(mf_tree_t *tree, const char *path,
 
 static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 {
-	GPtrArray *rows = _read_rows(path, mf_header_usage, errp);
-	GHashTable *seen;
+	/* with a Partition column (sshare -o Account,User,Partition,RawUsage)
+	 * each row names its association; without, a user's rows in one
+	 * account come in sshare's order */
+	bool parts = _count_columns(path) == 4;
+	GPtrArray *rows = _read_rows(path, parts ? _titles_usage_part :
+				     mf_header_usage, errp);
+	GHashTable *seen, *byuser = NULL;
 	int rc = 0;
 
 	if (!rows)
 		return -1;
 	seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	if (!parts)
+		byuser = _user_assocs(tree);
 	for (guint i = 0; i < rows->len && !rc; i++) {
 		_row_t *r = g_ptr_array_index(rows, i);
 		const char *acct = r->fields[0], *user = r->fields[1];
@@ -543,15 +601,18 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 					  path, r->line);
 			break;
 		}
-		if (_parse_usage(r->fields[2], &usage)) {
+		if (_parse_usage(r->fields[parts ? 3 : 2], &usage)) {
 			rc = mf_errprintf(errp, "%s:%d: RawUsage '%s' is not "
 					  "a number >= 0", path, r->line,
-					  r->fields[2]);
+					  r->fields[parts ? 3 : 2]);
 			break;
 		}
-		rc = _set_usage(tree, seen, acct, user, usage, path, r->line,
-				errp);
+		rc = _set_usage_in(tree, seen, byuser, acct, user,
+				   parts ? r->fields[2] : NULL, usage, path,
+				   r->line, errp);
 	}
+	if (byuser)
+		g_hash_table_destroy(byuser);
 	g_hash_table_destroy(seen);
 	g_ptr_array_free(rows, TRUE);
 	return rc;

@@ -37,8 +37,9 @@ static const char _usage[] =
 "  config       scontrol show config\n"
 "  jobs         scontrol -o show job\n"
 "  assoc-mgr    scontrol show assoc_mgr flags=assoc,qos\n"
-"  usage        sshare -a -P -n -o Account,User,RawUsage\n"
-"  assoc        sacctmgr -P -n show assoc where cluster=C format=Account,User,ParentName,Fairshare\n"
+"  usage        sshare -a -P -n -o Account,User,Partition,RawUsage\n"
+"  assoc        sacctmgr -P -n show assoc where cluster=C\n"
+"               format=Cluster,Account,User,Partition,ParentName,Fairshare\n"
 "  assoc-prio   sacctmgr -P -n show assoc where cluster=C format=Account,User,Priority\n"
 "  qos          sacctmgr -P -n show qos format=Name,Priority\n"
 "  slurm-version  scontrol --version\n"
@@ -258,7 +259,8 @@ static int _snapshot(const char *dir)
 	const char *const amgr_argv[] = { "scontrol", "show", "assoc_mgr",
 					  "flags=assoc,qos", NULL };
 	const char *const usage_argv[] = { "sshare", "-a", "-P", "-n", "-o",
-					   "Account,User,RawUsage", NULL };
+					   "Account,User,Partition,RawUsage",
+					   NULL };
 	const char *const qos_argv[] = { "sacctmgr", "-P", "-n", "show", "qos",
 					 "format=Name,Priority", NULL };
 	char *config = NULL, *conf = NULL, *cluster = NULL, *where = NULL;
@@ -280,7 +282,8 @@ static int _snapshot(const char *dir)
 	{
 		const char *const assoc_argv[] = {
 			"sacctmgr", "-P", "-n", "show", "assoc", "where", where,
-			"format=Account,User,ParentName,Fairshare", NULL };
+			"format=Cluster,Account,User,Partition,ParentName,"
+			"Fairshare", NULL };
 		const char *const prio_argv[] = {
 			"sacctmgr", "-P", "-n", "show", "assoc", "where", where,
 			"format=Account,User,Priority", NULL };

@@ -8,6 +8,9 @@
 const char *const mf_sshare_header =
 	"Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|"
 	"FairShare|LevelFS";
+const char *const mf_sshare_header_part =
+	"Account|User|Partition|RawShares|NormShares|RawUsage|NormUsage|"
+	"EffectvUsage|FairShare|LevelFS";
 
 static void _print_double(FILE *out, double v, bool last);
 
@@ -24,15 +27,32 @@ static void _print_double(FILE *out, double v, bool last)
 void mf_sshare_print(FILE *out, const mf_tree_t *tree, mf_fs_algo_t algo,
 		     bool noheader)
 {
-	if (!noheader)
-		fprintf(out, "%s\n", mf_sshare_header);
+	mf_sshare_opts_t o = { .noheader = noheader };
+
+	mf_sshare_print_opts(out, tree, algo, &o);
+}
+
+void mf_sshare_print_opts(FILE *out, const mf_tree_t *tree,
+			  mf_fs_algo_t algo, const mf_sshare_opts_t *o)
+{
+	static const mf_sshare_opts_t dflt = { .noheader = false };
+
+	if (!o)
+		o = &dflt;
+	if (!o->noheader)
+		fprintf(out, "%s\n", o->partition ? mf_sshare_header_part :
+			mf_sshare_header);
 
 	for (guint i = 0; i < tree->order->len; i++) {
 		const mf_assoc_t *a = g_ptr_array_index(tree->order, i);
 		bool parent_fs = mf_assoc_is_parent_fs(a);
 
+		if (o->keep && !o->keep(a, o->keep_arg))
+			continue;
 		fprintf(out, "%*s%s|%s|", a->depth, "", a->acct,
 			a->user ? a->user : "");
+		if (o->partition)
+			fprintf(out, "%s|", a->partition ? a->partition : "");
 		if (a == tree->root)
 			fputs("|", out);
 		else if (parent_fs)

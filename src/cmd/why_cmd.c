@@ -209,9 +209,11 @@ static void _analyse(const mf_prun_ctx_t *c, _why_t *w)
 		w->fs_needed = l->fs + w->gap / c->cfg.weight_fs;
 		w->fs_can = w->fs_needed <= 1.0;
 		if (c->tree)
-			w->later_assoc = mf_tree_find_user(
+			w->later_assoc = mf_tree_find_job_assoc(
 				c->tree, w->later->line->account,
-				w->later->line->user);
+				w->later->line->user,
+				w->later->line->partitions ?
+				w->later->line->partitions[0] : NULL);
 		if (w->fs_can && w->later_assoc &&
 		    c->fs_cfg.algo != MF_FS_FAIR_TREE &&
 		    w->later_assoc->shares_norm > 0 && w->fs_needed > 0)

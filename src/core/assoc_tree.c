@@ -10,7 +10,7 @@ static mf_assoc_t *_assoc_new(mf_tree_t *tree, const char *acct,
 static mf_assoc_t *_assoc_alloc(mf_tree_t *tree);
 static void _assoc_free(gpointer p);
 static const char *_user_key(mf_tree_t *tree, const char *acct,
-			     const char *user);
+			     const char *user, const char *partition);
 static gint _cmp_display(gconstpointer a, gconstpointer b);
 static void _display_walk(mf_tree_t *tree, mf_assoc_t *a, int depth);
 static void _sum_usage(mf_assoc_t *a);
@@ -76,13 +76,18 @@ static void _assoc_free(gpointer p)
 		g_ptr_array_free(a->fs_children, TRUE);
 }
 
-/* "ACCT\nUSER" in the tree's scratch string (valid until the next call). */
+/* "ACCT\nUSER", or "ACCT\nUSER\nPARTITION" when PARTITION is set and not
+ * empty, in the tree's scratch string (valid until the next call). */
 static const char *_user_key(mf_tree_t *tree, const char *acct,
-			     const char *user)
+			     const char *user, const char *partition)
 {
 	g_string_assign(tree->key, acct);
 	g_string_append_c(tree->key, '\n');
 	g_string_append(tree->key, user);
+	if (partition && *partition) {
+		g_string_append_c(tree->key, '\n');
+		g_string_append(tree->key, partition);
+	}
 	return tree->key->str;
 }
 
@@ -161,6 +166,13 @@ mf_assoc_t *mf_tree_add_user(mf_tree_t *tree, const char *user,
 			     const char *acct, uint32_t shares,
 			     mf_error_t *errp)
 {
+	return mf_tree_add_user_part(tree, user, acct, NULL, shares, errp);
+}
+
+mf_assoc_t *mf_tree_add_user_part(mf_tree_t *tree, const char *user,
+				  const char *acct, const char *partition,
+				  uint32_t shares, mf_error_t *errp)
+{
 	mf_assoc_t *a;
 	const char *key;
 
@@ -177,13 +189,21 @@ mf_assoc_t *mf_tree_add_user(mf_tree_t *tree, const char *user,
 		mf_errprintf(errp, "user '%s' has no account", user);
 		return NULL;
 	}
-	key = _user_key(tree, acct, user);
+	key = _user_key(tree, acct, user, partition);
 	if (g_hash_table_contains(tree->users, key)) {
-		mf_errprintf(errp, "duplicate association of user '%s' in "
-			     "account '%s'", user, acct);
+		if (partition && *partition)
+			mf_errprintf(errp, "duplicate association of user "
+				     "'%s' in account '%s' on partition '%s'",
+				     user, acct, partition);
+		else
+			mf_errprintf(errp, "duplicate association of user "
+				     "'%s' in account '%s'", user, acct);
 		return NULL;
 	}
 	a = _assoc_new(tree, acct, user, acct, shares);
+	if (partition && *partition)
+		a->partition = g_string_chunk_insert_const(tree->names,
+							   partition);
 	g_ptr_array_add(tree->input_order, a);
 	g_hash_table_insert(tree->users,
 			    g_string_chunk_insert_len(tree->names, key,
@@ -200,16 +220,37 @@ mf_assoc_t *mf_tree_find_account(const mf_tree_t *tree, const char *name)
 mf_assoc_t *mf_tree_find_user(const mf_tree_t *tree, const char *acct,
 			      const char *user)
 {
+	return mf_tree_find_user_part(tree, acct, user, NULL);
+}
+
+mf_assoc_t *mf_tree_find_user_part(const mf_tree_t *tree, const char *acct,
+				   const char *user, const char *partition)
+{
 	/* no scratch string here: the tree is const, and lookups may run
 	 * side by side */
-	char *key = g_strconcat(acct, "\n", user, NULL);
+	char *key = partition && *partition ?
+		g_strconcat(acct, "\n", user, "\n", partition, NULL) :
+		g_strconcat(acct, "\n", user, NULL);
 	mf_assoc_t *a = g_hash_table_lookup(tree->users, key);
 
 	g_free(key);
 	return a;
 }
 
-/* sshare's order among siblings: users before accounts, each by name. */
+mf_assoc_t *mf_tree_find_job_assoc(const mf_tree_t *tree, const char *acct,
+				   const char *user, const char *partition)
+{
+	mf_assoc_t *a = NULL;
+
+	if (partition && *partition)
+		a = mf_tree_find_user_part(tree, acct, user, partition);
+	return a ? a : mf_tree_find_user_part(tree, acct, user, NULL);
+}
+
+/* sshare's order among siblings: users before accounts, each by name; a
+ * user's associations in one account (one per partition) keep the order
+ * they were added in (the sort is stable), as sshare keeps the order the
+ * database lists them in. */
 static gint _cmp_display(gconstpointer pa, gconstpointer pb)
 {
 	const mf_assoc_t *a = *(mf_assoc_t *const *)pa;

@@ -3,6 +3,10 @@
  * assoc_tree: the association tree the fair-share algorithms work on.
  *
  * An association is an account (user == NULL) or a user in an account.
+ * A user may hold several associations in one account: one per partition
+ * (partition set) and at most one without partition, each its own leaf
+ * with its own shares and usage, as Slurm keeps them; a leaf's key is
+ * (account, user, partition).
  * Users and sub-accounts of an account are siblings.  The tree always has a
  * root account named "root".  Shares are raw shares as sacctmgr shows them,
  * or MF_SHARES_PARENT for FairShare=parent.
@@ -42,6 +46,8 @@ struct mf_assoc {
 	char *acct;              /* account name (a user's: its account) */
 	char *user;              /* NULL for an account */
 	char *parent_acct;       /* parent account name; NULL for root */
+	char *partition;         /* a user's partition; NULL when the
+				  * association has none (and accounts) */
 	void *data;              /* caller's (the plugin: its Slurm record) */
 
 	/* --- shape, derived by mf_tree_finalize() --- */
@@ -79,7 +85,8 @@ typedef struct mf_tree {
 				  * sub-accounts (by name) */
 	GPtrArray *input_order;  /* all assocs in the order they were added */
 	GHashTable *accounts;    /* name -> mf_assoc_t (borrowed) */
-	GHashTable *users;       /* "acct\nuser" -> mf_assoc_t (borrowed) */
+	GHashTable *users;       /* "acct\nuser" or "acct\nuser\npartition"
+				  * -> mf_assoc_t (borrowed) */
 	uint32_t user_count;     /* number of user associations */
 	bool finalized;
 
@@ -117,6 +124,15 @@ mf_assoc_t *mf_tree_add_user(mf_tree_t *tree, const char *user,
 			     mf_error_t *errp);
 
 /*
+ * Add USER's association in ACCT on PARTITION (NULL or "": the one without
+ * partition) with SHARES.  Returns the new association, or NULL with errp
+ * filled on an empty name or a duplicate (acct, user, partition).
+ */
+mf_assoc_t *mf_tree_add_user_part(mf_tree_t *tree, const char *user,
+				  const char *acct, const char *partition,
+				  uint32_t shares, mf_error_t *errp);
+
+/*
  * Link the tree.  Returns 0, or -1 with errp naming the association whose
  * parent account does not exist, or the account that closes a cycle.
  */
@@ -125,9 +141,23 @@ int mf_tree_finalize(mf_tree_t *tree, mf_error_t *errp);
 /* The account NAME, or NULL. */
 mf_assoc_t *mf_tree_find_account(const mf_tree_t *tree, const char *name);
 
-/* The association of USER in ACCT, or NULL. */
+/* The association of USER in ACCT without partition, or NULL. */
 mf_assoc_t *mf_tree_find_user(const mf_tree_t *tree, const char *acct,
 			      const char *user);
+
+/* The association of USER in ACCT on exactly PARTITION (NULL or "": the
+ * one without partition), or NULL. */
+mf_assoc_t *mf_tree_find_user_part(const mf_tree_t *tree, const char *acct,
+				   const char *user, const char *partition);
+
+/*
+ * The association a job of USER under ACCT in PARTITION runs under, as
+ * slurmctld picks it: USER's association in ACCT on PARTITION when there
+ * is one, else the one without partition; NULL when neither exists.
+ * PARTITION NULL or "" gives the one without partition.
+ */
+mf_assoc_t *mf_tree_find_job_assoc(const mf_tree_t *tree, const char *acct,
+				   const char *user, const char *partition);
 
 /*
  * Make every account's usage_raw its own usage plus the sum over its direct

@@ -265,8 +265,8 @@ case "\$name \$*" in
 "scontrol --version") echo "slurm 23.11.4" ;;
 "scontrol -o show job") cat "$S/jobs.txt" ;;
 "scontrol show assoc_mgr flags=assoc,qos") cat "$tmp/small/assoc-mgr" ;;
-"sshare -a -P -n -o Account,User,RawUsage") cat "$S/usage.txt" ;;
-"sacctmgr -P -n show assoc where cluster=demo format=Account,User,ParentName,Fairshare") cat "$S/assoc.txt" ;;
+"sshare -a -P -n -o Account,User,Partition,RawUsage") cat "$S/usage.txt" ;;
+"sacctmgr -P -n show assoc where cluster=demo format=Cluster,Account,User,Partition,ParentName,Fairshare") cat "$S/assoc.txt" ;;
 "sacctmgr -P -n show assoc where cluster=demo format=Account,User,Priority") echo "root||" ;;
 "sacctmgr -P -n show qos format=Name,Priority") cat "$S/qos.txt" ;;
 *) echo "\$name: unexpected arguments: \$*" >&2; exit 7 ;;
@@ -306,7 +306,7 @@ expect_fail "snapshot: the directory must be empty" 1 "$tmp/snap is not empty" \
 	snapshot "$tmp/snap"
 PATH="$bin:$PATH" FAIL=sshare "$MFPRIO" snapshot "$tmp/snap2" >"$out" 2>"$err"; rc=$?
 if [ "$rc" -eq 1 ] &&
-	grep -qF '`sshare -a -P -n -o Account,User,RawUsage` exited with status 3: sshare: error: cannot talk to the database' "$err" &&
+	grep -qF '`sshare -a -P -n -o Account,User,Partition,RawUsage` exited with status 3: sshare: error: cannot talk to the database' "$err" &&
 	[ ! -e "$tmp/snap2/time" ]; then ok "snapshot: a failing command named, with status and stderr; no time file"
 else echo "# rc=$rc"; bad "snapshot: a failing command named, with status and stderr; no time file"; fi
 expect_fail "--snapshot of a failed one" 1 "no file 'time'" fairshare --snapshot "$tmp/snap2"

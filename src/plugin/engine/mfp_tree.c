@@ -28,7 +28,6 @@ static int _add_assoc(mf_tree_t *tree, slurmdb_assoc_rec_t *rec,
 		      mf_error_t *errp)
 {
 	mf_assoc_t *a;
-	char *user = NULL;
 
 	if (!rec->acct || !rec->usage)
 		return mf_errprintf(errp, "association %u has no account or "
@@ -42,12 +41,9 @@ static int _add_assoc(mf_tree_t *tree, slurmdb_assoc_rec_t *rec,
 			return -1;
 	} else {
 		/* a user may have one association per partition */
-		if (rec->partition && rec->partition[0])
-			user = g_strdup_printf("%s/%s", rec->user,
-					       rec->partition);
-		a = mf_tree_add_user(tree, user ? user : rec->user, rec->acct,
-				     rec->shares_raw, NULL);
-		g_free(user);
+		a = mf_tree_add_user_part(tree, rec->user, rec->acct,
+					  rec->partition, rec->shares_raw,
+					  NULL);
 		if (!a)
 			return 0;
 	}
