@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-part-assoc.sh: per-partition associations on a real 22.05 cluster
+# (upstream's plugin, PriorityFlags=NO_FAIR_TREE), read back by mfprio.
+#
+# Layout: layout-basic.txt, then with sacctmgr: u1 in b keeps its
+# association without partition (1 share) and gains one on debug (3); u2
+# in c has one on debug (5) and one on big (2), and none without.  Jobs
+# of u1 and u2 run in both partitions (run-jobs.sh), then pending jobs are
+# submitted on the drained node.
+#
+# What Slurm does, checked here on the live daemons:
+#   - slurmctld refuses a job of several partitions from a user who has a
+#     per-partition association in the account (even one without too);
+#   - a job on a partition charges the user's association on it, else the
+#     one without partition (u1's job on big charges u1's plain one);
+#   - sshare -m lists each association as its own row (Partition column);
+#     each is a leaf with its own shares among its siblings.
+# Then `mfprio snapshot`, and
+#   - `mfprio fairshare --snapshot DIR -m` against the live
+#     `sshare -a -l -P -m` (the same columns): the same rows, in the same
+#     order, every figure within the two-decimal bounds test-snapshot.sh
+#     derives (assoc_mgr prints UsageRaw to two decimals);
+#   - `mfprio priority --snapshot DIR` against `sprio -l`, the same bounds;
+#     u1's jobs on debug and on big get different FAIRSHARE (two
+#     associations), and so do u2's.
+#
+# Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh on the
+# instance of MFPRIO_CLUSTER_INSTANCE; 22.05 is what it was written against.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${MFPRIO:?set MFPRIO to the mfprio binary}"
+# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/instance.sh"
+DIR=$CLUSTER_DIR
+export SLURM_CONF=$DIR/etc/slurm.conf
+NODE=$(hostname -s)
+out=$(mktemp -d /tmp/mfprio-part-XXXXXX)
+chmod 755 "$out"
+pass=0 fail=0
+ids=()
+cols=Account,User,Partition,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS
+W_FS=10000 W_AGE=1000 MAX_AGE=604800
+
+say() { printf 'test-part-assoc: %s\n' "$*"; }
+ok() { say "ok: $*"; pass=$((pass + 1)); }
+bad() { say "FAIL: $*"; fail=$((fail + 1)); }
+finish() { say "files in $out"; echo "$pass passed, $fail failed"; [[ $fail -eq 0 ]]; exit; }
+
+exec 9>"$CLUSTER_LOCK"
+flock 9
+
+# shellcheck disable=SC2317  # run by the trap
+cleanup() {
+	if [[ ${#ids[@]} -gt 0 ]]; then
+		scancel "${ids[@]}" 2>/dev/null || true
+	fi
+	scontrol update nodename="$NODE" state=resume 2>/dev/null || true
+	"$here/cluster.sh" stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+{
+	cat "$here/priority-default.conf"
+	echo "PriorityFlags=NO_FAIR_TREE"
+} >"$out/priority.conf"
+if ! grep -q "^PriorityWeightFairshare=$W_FS$" "$out/priority.conf" ||
+	! grep -q "^PriorityWeightAge=$W_AGE$" "$out/priority.conf" ||
+	! grep -q "^PriorityMaxAge=7-0$" "$out/priority.conf"; then
+	bad "priority-default.conf changed: update W_FS, W_AGE, MAX_AGE"; finish
+fi
+
+unset MFPRIO_PLUGIN_DIR          # upstream's plugin: this checks mfprio
+export MFPRIO_PRIORITY_CONF=$out/priority.conf
+MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 ||
+	{ tail "$out/start.log"; bad "cluster.sh start"; finish; }
+"$here/cluster.sh" accounts "$here/layout-basic.txt" >/dev/null ||
+	{ bad "cluster.sh accounts"; finish; }
+C=$CLUSTER_NAME
+for spec in u1:b:debug:3 u2:c:debug:5 u2:c:big:2; do
+	IFS=: read -r u a p s <<<"$spec"
+	sacctmgr -i add user "$u" account="$a" partition="$p" fairshare="$s" \
+		cluster="$C" >>"$out/sacctmgr.log" 2>&1 ||
+		{ tail "$out/sacctmgr.log"; bad "sacctmgr add $spec"; finish; }
+done
+sacctmgr -i delete user u2 account=c partition= cluster="$C" \
+	>>"$out/sacctmgr.log" 2>&1 ||
+	{ tail "$out/sacctmgr.log"; bad "sacctmgr delete u2's plain association"; finish; }
+n=$(sacctmgr -P -n show assoc where cluster="$C" users=u1,u2 \
+	format=User,Partition | sort | tr '\n' ' ')
+if [[ $n == "u1| u1|debug u2|big u2|debug " ]]; then
+	ok "associations: u1 plain and on debug, u2 on debug and big"
+else
+	bad "associations of u1, u2: $n"; finish
+fi
+
+"$here/run-jobs.sh" u1:b:20::debug u1:b:10::big u2:c:15::debug u2:c:6::big \
+	u3:c:8 u4:e:12 2>"$out/run-jobs.log" ||
+	{ tail "$out/run-jobs.log"; bad "run-jobs.sh"; finish; }
+
+# usage went to the association of the job's partition, else the plain one
+sshare -a -P -n -m -o Account,User,Partition,RawUsage >"$out/usage0"
+if awk -F'|' '$2 == "u1" && $3 == "debug" && $4 >= 15 { a = 1 }
+	$2 == "u1" && $3 == "" && $4 >= 7 { b = 1 }
+	$2 == "u2" && $3 == "debug" && $4 >= 11 { c = 1 }
+	$2 == "u2" && $3 == "big" && $4 >= 4 { d = 1 }
+	END { exit !(a && b && c && d) }' "$out/usage0"; then
+	ok "slurmctld charged the partition's association, else the plain one (u1 on big)"
+else
+	bad "usage per association:"; cat "$out/usage0"
+fi
+
+scontrol update nodename="$NODE" state=drain reason=test-part-assoc
+if sbatch --uid=u1 --gid="$(id -gn u1)" -A b -p debug,big -D /tmp \
+	-o /dev/null --wrap 'sleep 1' >"$out/multi.out" 2>&1; then
+	ids+=("$(grep -o '[0-9]*' "$out/multi.out" | tail -n 1)")
+	bad "a job of two partitions from u1 (per-partition association) was taken"
+else
+	ok "slurmctld refuses u1's job of two partitions: $(tail -n 1 "$out/multi.out")"
+fi
+for spec in u1:b:debug u1:b:big u2:c:debug u2:c:big u3:c:debug,big u4:e:big; do
+	IFS=: read -r u a p <<<"$spec"
+	id=$(sbatch --parsable --uid="$u" --gid="$(id -gn "$u")" -A "$a" -p "$p" \
+		-D /tmp -o /dev/null -J part --wrap 'sleep 30') ||
+		{ bad "sbatch as $u on $p"; finish; }
+	ids+=("${id%%;*}")
+done
+njobs_rows=7    # u3's job is listed once per partition
+
+stamp=$DIR/state/priority_last_decay_ran
+last_ran() {
+	local hex
+	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
+	[[ -n $hex ]] || { echo 0; return; }
+	echo $((16#$hex))
+}
+wait_calc() {
+	local end=$((SECONDS + 150))
+	until (($(last_ran) > $1)); do
+		((SECONDS < end)) || return 1
+		sleep 1
+	done
+	sleep 1
+}
+
+# classic computes users' figures from siblings' as last computed: one
+# sshare, one more calculation (as test-snapshot.sh)
+sshare -a -l -P >/dev/null
+wait_calc "$(date +%s)" || { bad "no priority calculation"; finish; }
+
+snap=$out/snap
+for try in 1 2 3 4; do
+	before=$(last_ran)
+	rm -rf "$snap"
+	"$MFPRIO" snapshot "$snap" 2>"$out/snapshot.err" ||
+		{ cat "$out/snapshot.err"; bad "mfprio snapshot"; finish; }
+	sshare -a -l -P -m -o "$cols" >"$out/live.sshare"
+	sprio -l >"$out/live.sprio"
+	after=$(last_ran)
+	rows=$(($(wc -l <"$out/live.sprio") - 1))
+	if [[ $before == "$after" && $rows -ge $njobs_rows ]]; then
+		break
+	fi
+	say "try $try: calculation $before -> $after, $rows sprio rows; again"
+	[[ $try == 4 ]] && { bad "no quiet window for the snapshot"; finish; }
+	wait_calc "$after" || { bad "no priority calculation"; finish; }
+done
+taken=$(cat "$snap/time")
+dt=$((taken - before))
+
+# ---------------------------------------------------------------- fairshare
+"$MFPRIO" fairshare --snapshot "$snap" -m >"$out/mfprio.sshare" 2>"$out/fs.err" ||
+	{ cat "$out/fs.err"; bad "mfprio fairshare --snapshot -m"; finish; }
+if [[ -s $out/fs.err ]]; then bad "fairshare warned:"; cat "$out/fs.err"; fi
+n_users=$(grep -c '^ClusterName=.* UserName=[^ (]' "$snap/assoc-mgr")
+r_live=$(awk -F'|' 'NR == 2 { print $6 }' "$out/live.sshare")
+e=$(awk -v n="$n_users" -v r="$r_live" 'BEGIN { printf "%.9g\n", 2 * n * 0.005 / (r - n * 0.005) }')
+say "N=$n_users user associations, root RawUsage $r_live: e = $e"
+if cmp -s <(cut -d'|' -f1-5 "$out/live.sshare") <(cut -d'|' -f1-5 "$out/mfprio.sshare"); then
+	ok "fairshare -m: the rows of sshare -m (Account, User, Partition, RawShares, NormShares)"
+else
+	bad "fairshare -m: rows differ"
+	diff <(cut -d'|' -f1-5 "$out/live.sshare") <(cut -d'|' -f1-5 "$out/mfprio.sshare")
+fi
+# the bounds of test-snapshot.sh, one column to the right (Partition)
+if awk -F'|' -v e="$e" -v n="$n_users" '
+	function abs(x) { return x < 0 ? -x : x }
+	NR == FNR { live[FNR] = $0; next }
+	FNR > 1 {
+		split(live[FNR], a, "|"); split($0, b, "|")
+		user = (b[2] != "")
+		for (i = 6; i <= 9; i++) {
+			if (i == 6) tol = 1 + (user ? 0.005 : n * 0.005)
+			else if (i == 9) tol = (a[5] > 0 ? log(2) * e / a[5] * \
+				(a[9] > b[9] ? a[9] : b[9]) : 0) + 2e-6
+			else tol = e + 1e-6
+			if (a[i] == b[i]) continue
+			if (abs(a[i] - b[i]) <= tol) continue
+			printf "line %d field %d: sshare %s, mfprio %s, bound %g\n",
+				FNR, i, a[i], b[i], tol
+			bad++
+		}
+	}
+	END { exit bad > 0 }' "$out/live.sshare" "$out/mfprio.sshare"; then
+	ok "fairshare -m: RawUsage, NormUsage, EffectvUsage, FairShare within the two-decimal bounds"
+else
+	bad "fairshare -m: figures out of bounds"
+	say "live:"; cat "$out/live.sshare"; say "mfprio:"; cat "$out/mfprio.sshare"
+fi
+
+# ---------------------------------------------------------------- priority
+"$MFPRIO" priority --snapshot "$snap" >"$out/mfprio.sprio" 2>"$out/prio.err" ||
+	{ cat "$out/prio.err"; bad "mfprio priority --snapshot"; finish; }
+# B: the largest FairShare bound among the user rows (pending users)
+b_fs=$(awk -F'|' -v e="$e" 'NR == FNR { f[FNR] = $9; next }
+	FNR > 1 && $2 != "" && $5 > 0 {
+		m = ($9 > f[FNR] ? $9 : f[FNR]) + 1e-6
+		b = log(2) * e / $5 * m
+		if (b > max) max = b
+	}
+	END { printf "%.6g\n", max }' "$out/mfprio.sshare" "$out/live.sshare")
+read -r t_fs t_age < <(awk -v w="$W_FS" -v b="$b_fs" -v wa="$W_AGE" \
+	-v dt="$dt" -v ma="$MAX_AGE" \
+	'BEGIN { printf "%.6g %.6g\n", w * b + 1, wa * dt / ma + 1 }')
+t_prio=$(awk -v a="$t_fs" -v b="$t_age" 'BEGIN { printf "%.6g\n", a + b - 1 }')
+say "sprio bounds: FAIRSHARE $t_fs, AGE $t_age (dt ${dt}s), PRIORITY $t_prio"
+python3 "$here/compare-tables.py" "priority --snapshot" "$out/live.sprio" "$out/mfprio.sprio" \
+	"FAIRSHARE=$t_fs" "AGE=$t_age" "PRIORITY=$t_prio" >"$out/prio.cmp"
+rc=$?
+cat "$out/prio.cmp"
+if [[ $rc == 0 ]]; then
+	ok "priority --snapshot: every sprio row within the bounds ($rows rows)"
+else
+	bad "priority --snapshot: see above"
+	say "live:"; cat "$out/live.sprio"; say "mfprio:"; cat "$out/mfprio.sprio"
+fi
+# one user, two partitions, two associations: two FAIRSHARE figures
+for u in u1 u2; do
+	read -r fd fb < <(awk -v u="$u" '$3 == u && $2 == "debug" { d = $8 }
+		$3 == u && $2 == "big" { b = $8 } END { print d + 0, b + 0 }' "$out/live.sprio")
+	read -r md mb < <(awk -v u="$u" '$3 == u && $2 == "debug" { d = $8 }
+		$3 == u && $2 == "big" { b = $8 } END { print d + 0, b + 0 }' "$out/mfprio.sprio")
+	if [[ $fd != "$fb" && $((md - fd)) -le 1 && $((fd - md)) -le 1 &&
+		$((mb - fb)) -le 1 && $((fb - mb)) -le 1 ]]; then
+		ok "$u: FAIRSHARE on debug $md, on big $mb (sprio: $fd, $fb)"
+	else
+		bad "$u: FAIRSHARE on debug/big: mfprio $md/$mb, sprio $fd/$fb"
+	fi
+done
+
+finish
