@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * input_opts: the input options that `mfprio why` and `mfprio check` take
- * (--conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,
- * --snapshot, the what-ifs --set and --flags, and --cluster), filled into
- * the options of the shared loader (priority_run.h), so that both read
- * their inputs as `priority` does.
+ * input_opts: the input options that `mfprio priority`, `why`, `check`
+ * and `compare` take (--conf, --jobs, --qos, --assoc, --usage,
+ * --assoc-prio, --now, --release, --snapshot, the what-ifs --set and
+ * --flags, and --cluster), filled into
+ * the options of the shared loader (priority_run.h), so that all read
+ * their inputs alike.
  *
  * Use: MF_IOPT_LONGOPTS in the getopt_long table; each option character
  * offered to mf_iopt_take(); after the loop mf_iopt_finish(), then

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "age_factor.h"
 #include "fairshare.h"
+#include "input_opts.h"
 #include "jobs_input.h"
 #include "job_fs_factor.h"
 #include "priority.h"
@@ -82,10 +83,9 @@ static const char _usage[] =
 "                     the explanation); see mfprio(1)\n"
 "  -h, --help         this text\n";
 
+/* priority's own long options (input_opts.h's are from 400 on) */
 enum {
-	OPT_CONF = 256, OPT_JOBS, OPT_QOS, OPT_ASSOC, OPT_USAGE,
-	OPT_ASSOC_PRIO, OPT_NOW, OPT_EXPLAIN, OPT_RELEASE, OPT_JSON,
-	OPT_SNAPSHOT, OPT_FLAGS, OPT_SET, OPT_CLUSTER,
+	OPT_EXPLAIN = 256, OPT_JSON,
 };
 
 /* priority_run.h's types, by the names this file uses */
@@ -1372,20 +1372,9 @@ static int _from_snapshot(const char *dir, mf_snapdir_t *snap, _opts_t *o,
 int cmd_priority(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "conf", required_argument, NULL, OPT_CONF },
-		{ "jobs", required_argument, NULL, OPT_JOBS },
-		{ "qos", required_argument, NULL, OPT_QOS },
-		{ "assoc", required_argument, NULL, OPT_ASSOC },
-		{ "usage", required_argument, NULL, OPT_USAGE },
-		{ "assoc-prio", required_argument, NULL, OPT_ASSOC_PRIO },
-		{ "now", required_argument, NULL, OPT_NOW },
+		MF_IOPT_LONGOPTS,
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
-		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
-		{ "flags", required_argument, NULL, OPT_FLAGS },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "user", required_argument, NULL, 'u' },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "sort", required_argument, NULL, 'S' },
@@ -1396,43 +1385,38 @@ int cmd_priority(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	_opts_t o = { .now = time(NULL) };
-	/* --set and --flags, in order, as a conf's settings */
-	mf_conf_t *sets = mf_conf_parse("", "--set", NULL);
-	mf_error_t se;
+	/* the inputs, --now, --release and the what-ifs: input_opts, as
+	 * why, check and compare take them */
+	mf_iopts_t io;
+	_opts_t *o = &io.o;
 	_ctx_t c = { 0 };
-	const char *snapshot = NULL;
-	mf_snapdir_t snap = { 0 };
-	bool now_set = false;
-	const char *now_arg = NULL;
-	int ch, rc;
+	int ch, rc, t;
 
+	mf_iopt_init(&io);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "j:u:p:S:wlPnh", opts, NULL))
 	       != -1) {
-		switch (ch) {
-		case OPT_FLAGS:
-			mf_conf_set(sets, "PriorityFlags", optarg, "--flags",
-				    1);
-			break;
-		case OPT_SET:
-			if (mf_conf_set_arg(sets, optarg, "--set", 1, &se)) {
-				mf_cmd_error("%s", se.text);
+		if ((t = mf_iopt_take(&io, ch, optarg))) {
+			if (t < 0)
 				goto usage;
-			}
-			break;
-		case OPT_CLUSTER: o.cluster = optarg; break;
+			/* a bad --release is a usage error at once */
+			if (ch == MF_IOPT_RELEASE &&
+			    mf_cmd_release_option(&c.rel, optarg))
+				goto usage;
+			continue;
+		}
+		switch (ch) {
 		case 'j':
-			g_strfreev(o.sel_jobs);
-			o.sel_jobs = g_strsplit(optarg, ",", -1);
+			g_strfreev(o->sel_jobs);
+			o->sel_jobs = g_strsplit(optarg, ",", -1);
 			break;
 		case 'u':
-			g_strfreev(o.sel_users);
-			o.sel_users = g_strsplit(optarg, ",", -1);
+			g_strfreev(o->sel_users);
+			o->sel_users = g_strsplit(optarg, ",", -1);
 			break;
 		case 'p':
-			g_strfreev(o.sel_parts);
-			o.sel_parts = g_strsplit(optarg, ",", -1);
+			g_strfreev(o->sel_parts);
+			o->sel_parts = g_strsplit(optarg, ",", -1);
 			break;
 		case 'S':
 			if (!_sort_valid(optarg)) {
@@ -1441,29 +1425,14 @@ int cmd_priority(int argc, char **argv)
 					     "N", optarg);
 				goto usage;
 			}
-			o.sort = optarg;
+			o->sort = optarg;
 			break;
-		case 'w': o.weights = true; break;
+		case 'w': o->weights = true; break;
 		case 'l': break;
-		case OPT_CONF: o.conf = optarg; break;
-		case OPT_JOBS: o.jobs = optarg; break;
-		case OPT_QOS: o.qos = optarg; break;
-		case OPT_ASSOC: o.assoc = optarg; break;
-		case OPT_USAGE: o.usage = optarg; break;
-		case OPT_ASSOC_PRIO: o.assoc_prio = optarg; break;
-		case OPT_EXPLAIN: o.explain = optarg; break;
-		case OPT_SNAPSHOT: snapshot = optarg; break;
-		case OPT_NOW:
-			now_set = true;
-			now_arg = optarg;
-			break;
-		case OPT_RELEASE:
-			if (mf_cmd_release_option(&c.rel, optarg))
-				goto usage;
-			break;
-		case OPT_JSON: o.json = true; break;
-		case 'P': o.parsable = true; break;
-		case 'n': o.noheader = true; break;
+		case OPT_EXPLAIN: o->explain = optarg; break;
+		case OPT_JSON: o->json = true; break;
+		case 'P': o->parsable = true; break;
+		case 'n': o->noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
 			rc = MF_EXIT_OK;
@@ -1473,60 +1442,37 @@ int cmd_priority(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (sets->globals->len)
-		o.sets = sets->globals;
-	rc = MF_EXIT_OK;
-	o.snapshot = snapshot;
-	if (snapshot)
-		rc = _from_snapshot(snapshot, &snap, &o, now_set);
-	if (!rc && now_arg) {
-		/* "now" is the snapshot's time with --snapshot */
-		time_t ref = snapshot ? snap.taken : o.now;
-		mf_error_t e;
-
-		if (mf_time_point(now_arg, ref, &o.now, &e)) {
-			mf_cmd_error("--now %s", e.text);
-			rc = MF_EXIT_USAGE;
-		}
-	}
-	if (rc) {
-		/* reported */
-	} else if (optind < argc) {
+	/* the release is set in C already (mf_iopt_run is not used: the
+	 * plain table streams) */
+	io.release = NULL;
+	if (optind < argc) {
 		mf_cmd_error("priority: unexpected argument '%s'",
 			     argv[optind]);
 		rc = MF_EXIT_USAGE;
-	} else if (!o.conf || !o.jobs) {
-		mf_cmd_error("priority: --conf FILE and --jobs FILE are "
-			     "required%s", snapshot ? " (the snapshot lacks "
-			     "one)" : "");
+	} else if ((rc = mf_iopt_finish(&io, "priority")) ==
+		   MF_EXIT_USAGE && (!o->conf || !o->jobs)) {
 		fputs(_usage, stderr);
-		rc = MF_EXIT_USAGE;
-	} else if (o.usage && !o.assoc) {
-		mf_cmd_error("priority: --usage needs --assoc");
-		rc = MF_EXIT_USAGE;
 	}
-	if (!rc && ((!o.explain && !o.json) || o.weights)) {
+	if (rc)
+		goto out;
+	if ((!o->explain && !o->json) || o->weights) {
 		/* the plain table: streamed, for dumps of any size */
-		rc = _stream_table(&c, &o, stdout);
-		mf_snapdir_clear(&snap);
+		rc = _stream_table(&c, o, stdout);
 		if (!rc && fflush(stdout))
 			rc = MF_EXIT_INPUT;
 		goto out;
 	}
-	if (rc || (rc = _load(&c, &o)) || (rc = _compute(&c, o.now))) {
-		mf_snapdir_clear(&snap);
+	if ((rc = _load(&c, o)) || (rc = _compute(&c, o->now)))
 		goto out;
-	}
 	g_ptr_array_sort(c.rows, _by_job_id);
-	if (o.explain && o.json)
-		rc = mf_prun_explain_json(&c, &o, stdout);
-	else if (o.explain)
-		rc = _explain(&c, &o, stdout);
-	else if (o.json)
-		rc = mf_prun_print_json(&c, &o, stdout);
+	if (o->explain && o->json)
+		rc = mf_prun_explain_json(&c, o, stdout);
+	else if (o->explain)
+		rc = _explain(&c, o, stdout);
+	else if (o->json)
+		rc = mf_prun_print_json(&c, o, stdout);
 	else
-		_print_table(&c, &o, stdout);
-	mf_snapdir_clear(&snap);
+		_print_table(&c, o, stdout);
 	if (fflush(stdout))
 		rc = MF_EXIT_INPUT;
 	goto out;
@@ -1534,10 +1480,10 @@ usage:
 	rc = MF_EXIT_USAGE;
 out:
 	_ctx_clear(&c);
-	mf_conf_free(sets);
-	g_strfreev(o.sel_jobs);
-	g_strfreev(o.sel_users);
-	g_strfreev(o.sel_parts);
+	mf_iopt_clear(&io);
+	g_strfreev(o->sel_jobs);
+	g_strfreev(o->sel_users);
+	g_strfreev(o->sel_parts);
 	return rc;
 }
 
