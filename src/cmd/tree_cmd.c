@@ -130,6 +130,10 @@ static void _print_text(FILE *out, const mf_tree_t *t, mf_fs_algo_t algo,
 		const mf_assoc_t *a = t->order->pdata[i];
 		int n = 2 * a->depth + (int) strlen(a->user ? a->user : a->acct);
 
+		/* a per-partition association: "user [partition]" */
+		if (a->partition)
+			n += 3 + (int) strlen(a->partition);
+
 		if (n > w)
 			w = n;
 	}
@@ -148,8 +152,11 @@ static void _print_text(FILE *out, const mf_tree_t *t, mf_fs_algo_t algo,
 			uc = !isnan(s) && !isnan(u) && u > s ? "\033[31m" :
 				"\033[32m";
 		g_string_truncate(g, 0);
-		name = g_strdup_printf("%*s%s", 2 * a->depth, "",
-				       a->user ? a->user : a->acct);
+		name = a->partition ?
+			g_strdup_printf("%*s%s [%s]", 2 * a->depth, "",
+					a->user, a->partition) :
+			g_strdup_printf("%*s%s", 2 * a->depth, "",
+					a->user ? a->user : a->acct);
 		g_string_append_printf(g, "%-*s ", w, name);
 		g_free(name);
 		_bar(g, s, utf8, color ? "\033[36m" : NULL, "\033[2m");
@@ -236,6 +243,10 @@ static void _svg_node(FILE *out, const mf_assoc_t *a, double x, double w)
 		fputs(" in ", out);
 	}
 	_xml(out, a->acct);
+	if (a->partition) {
+		fputs(" on partition ", out);
+		_xml(out, a->partition);
+	}
 	if (mf_assoc_is_parent_fs(a))
 		fprintf(out, ": shares parent");
 	else

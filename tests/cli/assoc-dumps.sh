@@ -93,6 +93,12 @@ printf 'demo|root||||1\ndemo|A|||root|1\ndemo|A|x|p1||3\ndemo|A|x|p1||2\n' >"$re
 if [ "$rc" -eq 1 ] && grep -qF ":4: duplicate association of user 'x' in account 'A' on partition 'p1'" "$err"
 then ok "a duplicate per-partition association: refused, naming file and line"; else echo "# rc=$rc"; bad "a duplicate per-partition association: refused, naming file and line"; fi
 
+# mfprio tree names a per-partition association by its partition too
+"$MFPRIO" tree --assoc "$C/assoc-part.txt" --color never >"$out" 2>"$err"
+if grep -q '^    x \[p1\]  ' "$out" && grep -q '^    y \[p2\]  ' "$out" &&
+   grep -q '^    x  ' "$out"
+then ok "tree: 'x [p1]' beside 'x'"; else bad "tree: 'x [p1]' beside 'x'"; fi
+
 # priority reads the conf's ClusterName (demo) from a several-cluster dump
 "$MFPRIO" priority --conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$S/qos.txt" \
 	--assoc "$C/../../priority/clusters/assoc.txt" --usage "$S/usage.txt" \
