@@ -565,7 +565,7 @@ static void _read_settings(mf_prio_conf_t *pc, const mf_conf_t *conf)
 	if (pc->reset_period == MF_RESET_NONE && !pc->decay_half_life)
 		_warn(pc, mf_conf_get(conf, "PriorityDecayHalfLife"),
 		      "with no decay and no PriorityUsageResetPeriod usage "
-		      "only grows (slurmctld refuses this); going on");
+		      "only grows; going on");
 
 	if ((p = mf_conf_get(conf, "PriorityFavorSmall")) &&
 	    _parse_bool(p->value, &pc->favor_small)) {
@@ -612,8 +612,8 @@ static void _read_settings(mf_prio_conf_t *pc, const mf_conf_t *conf)
 	if ((p = mf_conf_get(conf, "PriorityWeightTRES"))) {
 		pc->weight_tres_str = g_strdup(p->value);
 		pc->weight_tres = g_new0(double, pc->tres->cnt);
-		if (mf_tres_weights_parse(pc->tres, p->value, pc->weight_tres,
-					  &e)) {
+		if (mf_tres_priority_weights_parse(pc->tres, p->value,
+						   pc->weight_tres, &e)) {
 			_warn(pc, p, "%s; no TRES weights used", e.text);
 			g_clear_pointer(&pc->weight_tres, g_free);
 		}

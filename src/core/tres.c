@@ -177,6 +177,21 @@ int mf_tres_weights_parse(const mf_tres_set_t *set, const char *s,
 	return rc;
 }
 
+int mf_tres_priority_weights_parse(const mf_tres_set_t *set, const char *s,
+				   double *weights, mf_error_t *errp)
+{
+	if (mf_tres_weights_parse(set, s, weights, errp))
+		return -1;
+	for (uint32_t i = 0; i < set->cnt; i++) {
+		if (weights[i] < 0) {
+			memset(weights, 0, sizeof(*weights) * set->cnt);
+			return mf_errprintf(errp, "the weight of %s is negative",
+					    set->names[i]);
+		}
+	}
+	return 0;
+}
+
 int mf_tres_counts_parse(const mf_tres_set_t *set, const char *s,
 			 uint64_t *counts, GPtrArray *unknown,
 			 mf_error_t *errp)

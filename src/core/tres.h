@@ -88,6 +88,14 @@ int mf_tres_weights_parse(const mf_tres_set_t *set, const char *s,
 			  double *weights, mf_error_t *errp);
 
 /*
+ * PriorityWeightTRES: as mf_tres_weights_parse(), and a negative weight is
+ * an error too ("the weight of cpu is negative").
+ * Returns 0, or -1 with errp filled and WEIGHTS all zero.
+ */
+int mf_tres_priority_weights_parse(const mf_tres_set_t *set, const char *s,
+				   double *weights, mf_error_t *errp);
+
+/*
  * Parse a count list "TYPE[/NAME]=N[unit],..." (scontrol's TRES= field)
  * into COUNTS (set->cnt values, zeroed first).  A TRES not in SET is
  * skipped and its name appended to UNKNOWN (a GPtrArray of g_malloc'd

@@ -5,6 +5,7 @@
  * Priority* settings.  The decay thread and usage are in mfp_decay.c, job
  * priorities in mfp_jobs.c, fair-share through mfp_tree.c into the core.
  */
+#include <inttypes.h>
 #include <math.h>
 
 #include "mfp_internal.h"
@@ -33,6 +34,8 @@ static bool _thread_started;
 
 static uint32_t _mf_flags(uint32_t slurm_flags);
 static mf_tres_set_t *_tres_set(void);
+static double *_weight_tres(const mf_tres_set_t *set);
+static void _conf_check(const mfp_conf_t *c);
 
 /* Slurm's PRIORITY_FLAGS_* as the core's MF_FLAG_*. */
 static uint32_t _mf_flags(uint32_t f)
@@ -84,6 +87,58 @@ static mf_tres_set_t *_tres_set(void)
 	}
 	assoc_mgr_unlock(&locks);
 	return set;
+}
+
+/*
+ * PriorityWeightTRES by the positions of SET, or NULL (none, or invalid).
+ * The core's reader checks it first, so that a bad entry (unknown TRES
+ * type, no number, negative weight) is one error line and no TRES weight,
+ * where Slurm's own reader ends slurmctld; the values are then Slurm's.
+ */
+static double *_weight_tres(const mf_tres_set_t *set)
+{
+	const char *s = slurm_conf.priority_weight_tres;
+	mf_error_t e;
+	double *w;
+	int bad;
+
+	if (!s || !*s)
+		return NULL;
+	w = xcalloc(set->cnt, sizeof(double));
+	bad = mf_tres_priority_weights_parse(set, s, w, &e);
+	xfree(w);
+	if (bad) {
+		error("mfprio: PriorityWeightTRES=%s: %s; no TRES weights used",
+		      s, e.text);
+		return NULL;
+	}
+	return slurm_get_tres_weight_array(slurm_conf.priority_weight_tres,
+					   (int) set->cnt, false);
+}
+
+/*
+ * Values that slurmctld accepts but that cannot mean what they say: one
+ * error line each (every read: start and each reconfigure), in the words
+ * mfprio uses for the same value in slurm.conf (priority_conf.c).
+ */
+static void _conf_check(const mfp_conf_t *c)
+{
+	uint64_t total = (uint64_t) slurm_conf.priority_weight_age +
+		slurm_conf.priority_weight_assoc +
+		slurm_conf.priority_weight_fs + slurm_conf.priority_weight_js +
+		slurm_conf.priority_weight_part +
+		slurm_conf.priority_weight_qos;
+
+	if (total > 0xffffffffULL)
+		error("mfprio: the PriorityWeight* settings add up to %" PRIu64
+		      ", more than 4294967295: high priorities will be "
+		      "clamped", total);
+	if (!slurm_conf.fs_dampening_factor)
+		error("mfprio: FairShareDampeningFactor=0: 0 would divide by "
+		      "zero; using 1");
+	if (!c->half_life && c->reset_period == PRIORITY_RESET_NONE)
+		error("mfprio: PriorityDecayHalfLife=0: with no decay and no "
+		      "PriorityUsageResetPeriod usage only grows; going on");
 }
 
 static void _conf_free(mfp_conf_t *c)
@@ -179,13 +234,13 @@ static mfp_conf_t *_conf_read(bool calc_fairshare, bool no_dbd_at_start)
 	c->favor_small = slurm_conf.priority_favor_small;
 
 	c->tres = _tres_set();
-	c->weight_tres = slurm_get_tres_weight_array(
-		slurm_conf.priority_weight_tres, (int) c->tres->cnt, true);
+	c->weight_tres = _weight_tres(c->tres);
 
 	c->half_life = slurm_conf.priority_decay_hl;
 	c->decay_factor = mf_decay_factor(c->half_life);
 	c->calc_period = slurm_conf.priority_calc_period;
 	c->reset_period = slurm_conf.priority_reset_period;
+	_conf_check(c);
 
 	if (no_dbd_at_start)
 		c->weight_age = 0;
