@@ -46,8 +46,10 @@ check "no single hold longer than all holds together ($(stat_of job_lock_longest
 	awk -v m="$(stat_of job_lock_longest_ms)" -v l="$(stat_of job_lock_ms)" 'BEGIN { exit !(m <= l) }'
 check "priorities set in slices: at least 2 holds (ids, then prices) ($(stat_of job_lock_priorities_slices))" \
 	test "$(stat_of job_lock_priorities_slices)" -ge 2
+check "usage charged in slices: at least 2 holds (ids, then the last tick) ($(stat_of job_lock_charge_slices))" \
+	test "$(stat_of job_lock_charge_slices)" -ge 2
 check "the log has the cycle line (DebugFlags=Priority)" \
-	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ \+ priorities [0-9.]+ in [0-9]+ slices, longest hold [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
+	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ in [0-9]+ slices \+ priorities [0-9.]+ in [0-9]+ slices, longest hold [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
 # every entry point once more with the flag on: sprio, sshare, a
 # reconfigure (settings replaced whole), a job that ends
 sprio -l >/dev/null 2>&1

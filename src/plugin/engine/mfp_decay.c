@@ -7,11 +7,11 @@
  *   1. PriorityUsageResetPeriod: zero usage when a reset is due;
  *   2. decay every association's and QOS's usage by D^(NOW - last tick);
  *   3. charge running jobs for [last tick, NOW], and finished jobs that
- *      nobody charged for [last tick, their end] (job write lock, then
- *      assoc_mgr's locks, the documented order); last tick := NOW;
+ *      nobody charged for [last tick, their end], in slices of the job
+ *      write lock (with assoc_mgr's locks inside, the documented order);
+ *      last tick := NOW in the last hold;
  *   4. fair-share of every association through the core (assoc lock);
- *   5. every pending job's priority (job write lock, one job at a time
- *      under assoc read locks);
+ *   5. every pending job's priority, in slices of the job write lock;
  *   6. StateSaveLocation/priority_last_decay_ran.
  *
  * Usage is never lost: slurmctld calls priority_p_job_end() at a job's end
@@ -46,13 +46,17 @@ static bool _stop, _reconfig, _ready, _running;
 static time_t _last_ran;
 static double _decay_factor = 1.0;   /* per second */
 static GHashTable *_swept;           /* job id -> end time charged */
+static GHashTable *_charged_now;     /* ids of the jobs the charging pass
+				      * running now has charged up to
+				      * _pass_now (empty between passes) */
+static time_t _pass_now;             /* that pass's time; 0 between */
 static time_t _last_reset;           /* as read at start (the thread keeps
 				      * its own afterwards) */
 
 static void *_decay_thread(void *arg);
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period);
 static void _sweep(void);
-static int _charge_running(void *x, void *arg);
+static void _charge_running(job_record_t *job_ptr, time_t now);
 static int _charge_finished(void *x, void *arg);
 static mf_reset_period_t _mf_reset(uint16_t p);
 static uint32_t _sweep_interval(void);
@@ -82,6 +86,17 @@ static mf_reset_period_t _mf_reset(uint16_t p)
 	}
 }
 
+/* Up to when JOB_PTR's usage is charged: the last tick, or the time of
+ * the charging pass under way if that pass has charged it already. */
+static time_t _charged_until(job_record_t *job_ptr)
+{
+	if (_pass_now && _charged_now &&
+	    g_hash_table_contains(_charged_now,
+				  GUINT_TO_POINTER(job_ptr->job_id)))
+		return _pass_now;
+	return _last_ran;
+}
+
 void mfp_charge_job_end(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
@@ -90,36 +105,53 @@ void mfp_charge_job_end(job_record_t *job_ptr)
 	if (!mfp_conf.calc_fairshare)
 		return;
 	assoc_mgr_lock(&locks);
-	mfp_usage_charge(job_ptr, _last_ran, time(NULL), true, true,
-			 _decay_factor);
+	mfp_usage_charge(job_ptr, _charged_until(job_ptr), time(NULL), true,
+			 true, _decay_factor);
 	assoc_mgr_unlock(&locks);
 	if (_swept)
 		g_hash_table_remove(_swept, GUINT_TO_POINTER(job_ptr->job_id));
 }
 
-/* list_for_each: charge a running job up to *(time_t *) ARG. */
-static int _charge_running(void *x, void *arg)
-{
-	job_record_t *job_ptr = x;
+/* What _charge_finished is asked. */
+typedef struct {
+	time_t upto;            /* charge no further than this (0: to the
+				 * job's end) */
+	int charged;            /* jobs charged */
+} finish_arg_t;
 
-	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-		return _charge_finished(x, NULL);   /* the pass forgets them */
+/* Charge a job of the charging pass at time NOW: a running one up to NOW
+ * (it is remembered as charged so far), one that ended since the last tick
+ * up to its end (no further than NOW: the next tick charges the rest of a
+ * job that ended while the pass ran). */
+static void _charge_running(job_record_t *job_ptr, time_t now)
+{
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) {
+		finish_arg_t fin = { .upto = now };
+
+		(void) _charge_finished(job_ptr, &fin);
+		return;
+	}
 	if (((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
-	    job_ptr->start_time && job_ptr->assoc_ptr)
-		mfp_usage_charge(job_ptr, _last_ran, *(time_t *) arg, false,
-				 false, _decay_factor);
-	return 0;
+	    job_ptr->start_time && job_ptr->assoc_ptr) {
+		mfp_usage_charge(job_ptr, _last_ran, now, false, false,
+				 _decay_factor);
+		g_hash_table_add(_charged_now,
+				 GUINT_TO_POINTER(job_ptr->job_id));
+	}
 }
 
 /*
  * list_for_each: a job that ended after the last tick and that slurmctld
- * did not report (no limits enforcement): charge it up to its end, once.
+ * did not report (no limits enforcement): charge it up to its end, once
+ * (ARG: a finish_arg_t).
  */
 static int _charge_finished(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
+	finish_arg_t *fin = arg;
 	gpointer key = GUINT_TO_POINTER(job_ptr->job_id);
+	time_t to;
 
 	if (mfp_usage_limits() || !job_ptr->assoc_ptr || !job_ptr->start_time ||
 	    !job_ptr->end_time || job_ptr->end_time <= _last_ran ||
@@ -132,11 +164,14 @@ static int _charge_finished(void *x, void *arg)
 	if (g_hash_table_lookup(_swept, key) ==
 	    GSIZE_TO_POINTER(job_ptr->end_time))
 		return 0;
-	mfp_usage_charge(job_ptr, _last_ran, job_ptr->end_time, true, false,
-			 _decay_factor);
-	g_hash_table_insert(_swept, key, GSIZE_TO_POINTER(job_ptr->end_time));
-	if (arg)
-		(*(int *) arg)++;
+	to = job_ptr->end_time;
+	if (fin->upto && to > fin->upto)
+		to = fin->upto;
+	mfp_usage_charge(job_ptr, _last_ran, to, true, false, _decay_factor);
+	if (to == job_ptr->end_time)
+		g_hash_table_insert(_swept, key,
+				    GSIZE_TO_POINTER(job_ptr->end_time));
+	fin->charged++;
 	return 0;
 }
 
@@ -149,16 +184,16 @@ static void _sweep(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 
-	int charged = 0;
+	finish_arg_t fin = { 0 };
 	GArray *record = NULL;
 
 	if (mfp_usage_limits() || !_last_ran)
 		return;
 	lock_slurmctld(job_write_lock);
 	assoc_mgr_lock(&locks);
-	list_for_each(job_list, _charge_finished, &charged);
+	list_for_each(job_list, _charge_finished, &fin);
 	assoc_mgr_unlock(&locks);
-	if (charged)
+	if (fin.charged)
 		record = mfp_charged_copy(_swept);
 	unlock_slurmctld(job_write_lock);
 	/* remembered across a restart until the next pass; written with no
@@ -187,88 +222,198 @@ double mfp_fairshare_recompute(void)
 }
 
 /*
- * Step 5 of a tick: every pending job's priority, without holding the job
- * write lock for long.  A light pass under the lock takes the ids of the
- * jobs to price; then they are priced in slices, each under the lock for
- * at most about SLICE_MS, each job looked up again by its id (one that
- * ended or went away between two slices is passed over; one submitted
- * meanwhile got its priority from priority_p_set).  Between slices the
- * RPCs and the scheduler that wait for the lock get it.
+ * Steps 3 and 5 of a tick go over many jobs without holding the job write
+ * lock for long.  A light pass under the lock takes the ids of the jobs to
+ * visit; then they are visited in slices, each under the lock for at most
+ * about SLICE_MS, each job looked up again by its id (one that went away
+ * between two slices is passed over).  Between slices the RPCs and the
+ * scheduler that wait for the lock get it.
  */
 #define SLICE_MS 2.0
 #define SLICE_CHECK 32          /* jobs between two looks at the clock */
 
-static GArray *_to_price;       /* job ids; decay thread only, reused */
+typedef struct {
+	GArray *ids;            /* job ids to visit; reused every tick */
+	bool (*want)(job_record_t *job_ptr, void *arg);
+	void (*visit)(job_record_t *job_ptr, void *arg);
+	void *arg;
+	bool assoc_locks;       /* visit under assoc_mgr's write locks too */
+	double lock_ms;         /* job write lock held, all holds */
+	uint32_t holds;
+} slices_t;
 
-static int _want_price(void *x, void *arg)
+static slurmctld_lock_t _job_write_lock = { .job = WRITE_LOCK,
+					    .node = READ_LOCK,
+					    .part = READ_LOCK };
+
+static void _held(slices_t *sl, mfp_cycle_t *cycle, double t)
 {
-	job_record_t *job_ptr = x;
-	mfp_pass_t *pass = arg;
+	double held = mfp_stats_clock(0) - t;
 
-	if (mfp_job_priced(job_ptr))
-		g_array_append_val(_to_price, job_ptr->job_id);
-	else
-		pass->skipped++;
+	sl->lock_ms += held;
+	sl->holds++;
+	cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
+}
+
+static int _want_one(void *x, void *arg)
+{
+	slices_t *sl = arg;
+	job_record_t *job_ptr = x;
+
+	if (sl->want(job_ptr, sl->arg))
+		g_array_append_val(sl->ids, job_ptr->job_id);
 	return 0;
 }
 
-static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
+/* Take the ids (the first hold; FIRST, if given, runs in it before), then
+ * visit them in slices. */
+static void _in_slices(slices_t *sl, mfp_cycle_t *cycle,
+		       void (*first)(void *arg))
 {
-	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
-					    .node = READ_LOCK,
-					    .part = READ_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
 	guint next = 0;
-	double t, held;
+	double t;
 
-	if (!_to_price)
-		_to_price = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	g_array_set_size(_to_price, 0);
-
-	lock_slurmctld(job_write_lock);
+	g_array_set_size(sl->ids, 0);
+	lock_slurmctld(_job_write_lock);
 	t = mfp_stats_clock(0);
-	cycle->jobs_total = list_count(job_list);
-	list_for_each(job_list, _want_price, pass);
-	held = mfp_stats_clock(0) - t;
-	unlock_slurmctld(job_write_lock);
-	cycle->lock_prio_ms += held;
-	cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
-	cycle->slices++;
+	if (first)
+		first(sl->arg);
+	list_for_each(job_list, _want_one, sl);
+	_held(sl, cycle, t);
+	unlock_slurmctld(_job_write_lock);
 
-	while (next < _to_price->len) {
-		lock_slurmctld(job_write_lock);
+	while (next < sl->ids->len) {
+		lock_slurmctld(_job_write_lock);
 		t = mfp_stats_clock(0);
-		for (int n = 0; next < _to_price->len; n++) {
-			uint32_t id = g_array_index(_to_price, uint32_t,
-						    next++);
+		if (sl->assoc_locks)
+			assoc_mgr_lock(&locks);
+		for (int n = 0; next < sl->ids->len; n++) {
+			uint32_t id = g_array_index(sl->ids, uint32_t, next++);
 			job_record_t *job_ptr = find_job_record(id);
 
 			if (job_ptr)
-				(void) mfp_job_reprioritize(job_ptr, pass);
+				sl->visit(job_ptr, sl->arg);
 			if (n % SLICE_CHECK == SLICE_CHECK - 1 &&
 			    mfp_stats_clock(0) - t >= SLICE_MS)
 				break;
 		}
-		held = mfp_stats_clock(0) - t;
-		unlock_slurmctld(job_write_lock);
-		cycle->lock_prio_ms += held;
-		cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
-		cycle->slices++;
+		if (sl->assoc_locks)
+			assoc_mgr_unlock(&locks);
+		_held(sl, cycle, t);
+		unlock_slurmctld(_job_write_lock);
 	}
+}
+
+static GArray *_to_charge, *_to_price;   /* decay thread only */
+
+/* --- step 3: usage of running jobs, and of jobs that ended --- */
+
+typedef struct {
+	time_t now;
+} charge_pass_t;
+
+static void _charge_first(void *arg)
+{
+	charge_pass_t *cp = arg;
+
+	site_factor_g_update();
+	_pass_now = cp->now;
+}
+
+static bool _want_charge(job_record_t *job_ptr, void *arg)
+{
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return job_ptr->end_time > _last_ran;
+	return !IS_JOB_PENDING(job_ptr) ||
+		((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) &&
+		 job_ptr->start_time);
+}
+
+static void _visit_charge(job_record_t *job_ptr, void *arg)
+{
+	_charge_running(job_ptr, ((charge_pass_t *) arg)->now);
+}
+
+/*
+ * Charge every running job up to NOW, and what ended since the last tick.
+ * While the slices run, a job that ends is charged by priority_p_job_end
+ * from where this pass left it (_charged_until); the last tick becomes NOW
+ * in the last hold.  Returns whether the charged-jobs file must be
+ * emptied.
+ */
+static bool _charge_jobs(time_t now, mfp_cycle_t *cycle)
+{
+	charge_pass_t cp = { .now = now };
+	slices_t sl = { .want = _want_charge, .visit = _visit_charge,
+			.arg = &cp, .assoc_locks = true };
+	double t;
+	bool forget;
+
+	if (!_to_charge)
+		_to_charge = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	sl.ids = _to_charge;
+	_in_slices(&sl, cycle, _charge_first);
+
+	lock_slurmctld(_job_write_lock);
+	t = mfp_stats_clock(0);
+	_last_ran = now;
+	_pass_now = 0;
+	g_hash_table_remove_all(_charged_now);
+	forget = g_hash_table_size(_swept) > 0;
+	g_hash_table_remove_all(_swept);
+	_held(&sl, cycle, t);
+	unlock_slurmctld(_job_write_lock);
+
+	cycle->lock_charge_ms = sl.lock_ms;
+	cycle->charge_slices = sl.holds;
+	return forget;
+}
+
+/* --- step 5: every pending job's priority --- */
+
+static bool _want_price(job_record_t *job_ptr, void *arg)
+{
+	mfp_pass_t *pass = arg;
+
+	if (mfp_job_priced(job_ptr))
+		return true;
+	pass->skipped++;
+	return false;
+}
+
+static void _visit_price(job_record_t *job_ptr, void *arg)
+{
+	(void) mfp_job_reprioritize(job_ptr, arg);
+}
+
+static void _count_jobs(void *arg)
+{
+	((mfp_pass_t *) arg)->total = list_count(job_list);
+}
+
+static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
+{
+	slices_t sl = { .want = _want_price, .visit = _visit_price,
+			.arg = pass };
+
+	if (!_to_price)
+		_to_price = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	sl.ids = _to_price;
+	_in_slices(&sl, cycle, _count_jobs);
+	cycle->lock_prio_ms = sl.lock_ms;
+	cycle->slices = sl.holds;
+	cycle->jobs_total = pass->total;
 }
 
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 {
-	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
-					    .node = READ_LOCK,
-					    .part = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
 	mf_reset_period_t rp = _mf_reset(*reset_period);
 	time_t boundary;
-	bool forget;
 	mfp_cycle_t cycle = { .start = now };
 	mfp_pass_t pass = { .now = now };
-	double wall0 = mfp_stats_clock(0), cpu0 = mfp_stats_clock(1), t;
+	double wall0 = mfp_stats_clock(0), cpu0 = mfp_stats_clock(1);
 
 	/* 1. reset */
 	if (rp == MF_RESET_NOW) {
@@ -290,20 +435,8 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 		mfp_usage_age(f);
 	}
 
-	/* 3. new usage */
-	lock_slurmctld(job_write_lock);
-	t = mfp_stats_clock(0);
-	site_factor_g_update();
-	assoc_mgr_lock(&locks);
-	list_for_each(job_list, _charge_running, &now);
-	assoc_mgr_unlock(&locks);
-	_last_ran = now;
-	forget = g_hash_table_size(_swept) > 0;
-	g_hash_table_remove_all(_swept);
-	cycle.lock_charge_ms = mfp_stats_clock(0) - t;
-	cycle.lock_longest_ms = cycle.lock_charge_ms;
-	unlock_slurmctld(job_write_lock);
-	if (forget)
+	/* 3. new usage, in slices */
+	if (_charge_jobs(now, &cycle))
 		(void) mfp_charged_write(NULL);
 
 	/* 4. fair-share */
@@ -412,6 +545,8 @@ void mfp_decay_prepare(void)
 
 	if (!_swept)
 		_swept = g_hash_table_new(g_direct_hash, g_direct_equal);
+	if (!_charged_now)
+		_charged_now = g_hash_table_new(g_direct_hash, g_direct_equal);
 	mfp_conf_enter();
 	_decay_factor = mfp_conf.decay_factor;
 	mfp_conf_leave();
@@ -467,9 +602,17 @@ void mfp_decay_stop(void)
 		g_hash_table_destroy(_swept);
 		_swept = NULL;
 	}
-	if (_to_price) {
-		g_array_free(_to_price, TRUE);
-		_to_price = NULL;
+	if (_charged_now) {
+		g_hash_table_destroy(_charged_now);
+		_charged_now = NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		GArray **a = i ? &_to_price : &_to_charge;
+
+		if (*a) {
+			g_array_free(*a, TRUE);
+			*a = NULL;
+		}
 	}
 }
 

@@ -102,6 +102,7 @@ typedef struct {
 	uint32_t recomputed;     /* priorities computed */
 	uint32_t changed;        /* written anew */
 	uint32_t skipped;        /* held, running, powering up: left alone */
+	uint32_t total;          /* jobs in slurmctld's list */
 } mfp_pass_t;
 
 /* Does the decay pass price JOB (not held, not powering up; pending, or

@@ -43,6 +43,7 @@ static int _write(const char *path, const mfp_cycle_t *c, double lock_ms)
 		"thread_cpu_ms %.3f\n"
 		"job_lock_ms %.3f\n"
 		"job_lock_charge_ms %.3f\n"
+		"job_lock_charge_slices %u\n"
 		"job_lock_priorities_ms %.3f\n"
 		"job_lock_priorities_slices %u\n"
 		"job_lock_longest_ms %.3f\n"
@@ -56,7 +57,7 @@ static int _write(const char *path, const mfp_cycle_t *c, double lock_ms)
 		"job_lock_ms_max %.3f\n"
 		"thread_cpu_ms_mean %.3f\n",
 		_cycles, (long) c->start, c->wall_ms, c->cpu_ms, lock_ms,
-		c->lock_charge_ms, c->lock_prio_ms, c->slices,
+		c->lock_charge_ms, c->charge_slices, c->lock_prio_ms, c->slices,
 		c->lock_longest_ms, c->assoc_ms, c->jobs_total,
 		c->jobs_recomputed, c->jobs_changed, c->jobs_skipped, _cycles,
 		_sum_lock_ms / _cycles, _max_lock_ms, _sum_cpu_ms / _cycles);
@@ -89,11 +90,13 @@ void mfp_stats_cycle_done(const mfp_cycle_t *c)
 		_max_lock_ms = longest;
 
 	log_flag(PRIO, "mfprio: cycle %" PRIu64 ": job write lock %.3f ms "
-		 "(charge %.3f + priorities %.3f in %u slices, longest hold "
+		 "(charge %.3f in %u slices + priorities %.3f in %u slices, "
+		 "longest hold "
 		 "%.3f), assoc lock "
 		 "%.3f ms, thread CPU %.3f ms, wall %.3f ms; jobs: %u "
 		 "recomputed, %u changed, %u skipped, %u in all", _cycles,
-		 lock_ms, c->lock_charge_ms, c->lock_prio_ms, c->slices,
+		 lock_ms, c->lock_charge_ms, c->charge_slices, c->lock_prio_ms,
+		 c->slices,
 		 longest,
 		 c->assoc_ms, c->cpu_ms, c->wall_ms, c->jobs_recomputed,
 		 c->jobs_changed, c->jobs_skipped, c->jobs_total);

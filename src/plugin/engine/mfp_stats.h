@@ -8,9 +8,9 @@
  * mfp_stats_cycle_done() after releasing every slurmctld lock.  That logs
  * one line under DebugFlags=Priority:
  *
- *   mfprio: cycle N: job write lock X ms (charge A + priorities B in P
- *   slices, longest hold L), assoc lock F ms, thread CPU C ms, wall W ms;
- *   jobs: R recomputed, K changed, S skipped, T in all
+ *   mfprio: cycle N: job write lock X ms (charge A in Q slices +
+ *   priorities B in P slices, longest hold L), assoc lock F ms, thread CPU
+ *   C ms, wall W ms; jobs: R recomputed, K changed, S skipped, T in all
  *
  * and rewrites StateSaveLocation/mfprio_stats: "key value" lines (the last
  * cycle, and totals since slurmctld started) that `cat` or
@@ -29,7 +29,9 @@ typedef struct {
 	time_t start;              /* the cycle's time (its NOW) */
 	double wall_ms;            /* the whole cycle */
 	double cpu_ms;             /* the decay thread's CPU in the cycle */
-	double lock_charge_ms;     /* job write lock held to charge usage */
+	double lock_charge_ms;     /* job write lock held to charge usage
+				    * (all slices) */
+	uint32_t charge_slices;    /* holds to charge usage */
 	double lock_prio_ms;       /* job write lock held to set priorities
 				    * (all slices) */
 	double lock_longest_ms;    /* the longest single hold of it */
