@@ -37,6 +37,9 @@
 #   MFPRIO_CLUSTER_TIMEOUT  seconds to wait for each daemon (default 60)
 #   MFPRIO_MAX_JOB_COUNT    slurm.conf's MaxJobCount (default 100000; the
 #                           controller benchmark raises it)
+#   MFPRIO_CTLD_ENV         NAME=VALUE words put in slurmctld's environment
+#                           only (start, restart-ctld), e.g. LD_PRELOAD of a
+#                           sanitizer's runtime (test-tsan.sh)
 #
 # Munge and MariaDB are shared with the machine and among the instances:
 # start reuses a running munged / mysqld (default sockets) and only starts
@@ -722,7 +725,9 @@ start_slurmdbd() {
 }
 
 start_slurmctld() {
-	start_daemon slurmctld "$SLURM_SBIN/slurmctld" -f "$SLURM_CONF"
+	local ctld_env=()
+	read -ra ctld_env <<<"${MFPRIO_CTLD_ENV:-}"
+	start_daemon slurmctld env "${ctld_env[@]}" "$SLURM_SBIN/slurmctld" -f "$SLURM_CONF"
 	wait_for "$TIMEOUT" ctld_ok ||
 		fail "slurmctld does not answer after ${TIMEOUT}s" \
 			"$LOG/slurmctld.stderr" "$LOG/slurmctld.log"

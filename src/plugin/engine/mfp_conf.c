@@ -147,6 +147,7 @@ static void _conf_free(mfp_conf_t *c)
 		return;
 	xfree(c->weight_tres);
 	mf_tres_set_free(c->tres);
+	xfree(c->state_dir);
 	xfree(c);
 }
 
@@ -240,6 +241,7 @@ static mfp_conf_t *_conf_read(bool calc_fairshare, bool no_dbd_at_start)
 	c->decay_factor = mf_decay_factor(c->half_life);
 	c->calc_period = slurm_conf.priority_calc_period;
 	c->reset_period = slurm_conf.priority_reset_period;
+	c->state_dir = xstrdup(slurm_conf.state_save_location);
 	_conf_check(c);
 
 	if (no_dbd_at_start)

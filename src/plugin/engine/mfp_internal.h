@@ -45,6 +45,10 @@ typedef struct {
 	uint16_t reset_period;   /* PRIORITY_RESET_* */
 
 	bool calc_fairshare;     /* false without slurmdbd or associations */
+	char *state_dir;         /* StateSaveLocation (xstrdup): slurm_conf's
+				  * string is freed by a reconfigure under
+				  * slurmctld's conf lock, which the decay thread
+				  * does not hold (a race TSan found) */
 
 	int refs;                /* under the engine's settings mutex */
 } mfp_conf_t;

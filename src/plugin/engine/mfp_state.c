@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "src/plugin/adapter/adapter.h"
+#include "mfp_internal.h"
 #include "mfp_state.h"
 
 #define STATE_NAME "priority_last_decay_ran"
@@ -28,7 +29,7 @@ static int _read_file(const char *path, time_t *last_ran,
 /* StateSaveLocation/priority_last_decay_ran + SUFFIX; caller xfrees. */
 static char *_path(const char *suffix)
 {
-	return xstrdup_printf("%s/%s%s", slurm_conf.state_save_location,
+	return xstrdup_printf("%s/%s%s", mfp_conf.state_dir,
 			      STATE_NAME, suffix);
 }
 
@@ -148,7 +149,7 @@ int mfp_state_write(time_t last_ran, time_t last_reset)
 	int fd, rc = 0;
 	uint32_t len, off = 0;
 
-	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
+	if (!xstrcmp(mfp_conf.state_dir, "/dev/null")) {
 		error("mfprio: StateSaveLocation is /dev/null: cannot save "
 		      "the last decay time");
 		return -1;
@@ -235,7 +236,7 @@ int mfp_charged_write(GArray *record)
 	FILE *f;
 	int rc = 0;
 
-	path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+	path = xstrdup_printf("%s/%s", mfp_conf.state_dir,
 			      CHARGED_NAME);
 	mfa_state_files_lock();
 	if (!record || !record->len) {
@@ -309,7 +310,7 @@ static int _charged_line(const char *line, uint32_t *id, time_t *end)
 
 void mfp_charged_read(GHashTable *charged, time_t last_ran)
 {
-	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+	char *path = xstrdup_printf("%s/%s", mfp_conf.state_dir,
 				    CHARGED_NAME);
 	char *line = NULL;
 	size_t cap = 0;

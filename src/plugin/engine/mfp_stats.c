@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "src/plugin/adapter/adapter.h"
+#include "mfp_internal.h"
 #include "mfp_stats.h"
 
 /* Totals since the plugin was loaded; the decay thread alone touches them. */
@@ -101,10 +102,10 @@ void mfp_stats_cycle_done(const mfp_cycle_t *c)
 		 c->assoc_ms, c->cpu_ms, c->wall_ms, c->jobs_recomputed,
 		 c->jobs_changed, c->jobs_skipped, c->jobs_total);
 
-	if (!slurm_conf.state_save_location ||
-	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	if (!mfp_conf.state_dir ||
+	    !xstrcmp(mfp_conf.state_dir, "/dev/null"))
 		return;
-	path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+	path = xstrdup_printf("%s/%s", mfp_conf.state_dir,
 			      MFP_STATS_FILE);
 	if (_write(path, c, lock_ms) < 0) {
 		if (!_write_failed)
