@@ -411,8 +411,13 @@ static int _load_assocs(mf_tree_t *tree, const char *path,
 		(void) _parse_shares(r->fields[3], &shares);
 		if (!mf_tree_add_user_part(tree, user, acct, part, shares,
 					   &e))
-			rc = mf_errprintf(errp, "%s:%d: %s", path, r->line,
-					  e.text);
+			/* a user twice in a dump without Partition column:
+			 * most likely per-partition associations */
+			rc = mf_errprintf(errp, "%s:%d: %s%s", path, r->line,
+					  e.text, part ? "" : " (associations "
+					  "per partition? dump them with "
+					  "format=Cluster,Account,User,"
+					  "Partition,ParentName,Fairshare)");
 	}
 	g_hash_table_destroy(accts);
 	g_ptr_array_free(rows, TRUE);

@@ -99,6 +99,12 @@ if grep -q '^    x \[p1\]  ' "$out" && grep -q '^    y \[p2\]  ' "$out" &&
    grep -q '^    x  ' "$out"
 then ok "tree: 'x [p1]' beside 'x'"; else bad "tree: 'x [p1]' beside 'x'"; fi
 
+# a user twice in a dump without Partition column: the error says why
+printf 'root|||1\nA||root|1\nA|x||1\nA|x||3\n' >"$ref"
+"$MFPRIO" fairshare --assoc "$ref" >"$out" 2>"$err"; rc=$?
+if [ "$rc" -eq 1 ] && grep -qF ":4: duplicate association of user 'x' in account 'A' (associations per partition? dump them with format=Cluster,Account,User,Partition,ParentName,Fairshare)" "$err"
+then ok "a user twice without Partition column: refused, pointing at the Partition column"; else echo "# rc=$rc"; bad "a user twice without Partition column: refused, pointing at the Partition column"; fi
+
 # priority reads the conf's ClusterName (demo) from a several-cluster dump
 "$MFPRIO" priority --conf "$S/slurm.conf" --jobs "$S/jobs.txt" --qos "$S/qos.txt" \
 	--assoc "$C/../../priority/clusters/assoc.txt" --usage "$S/usage.txt" \
