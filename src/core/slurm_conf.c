@@ -292,6 +292,15 @@ static int _include(mf_conf_t *conf, const char *arg, const char *name,
 		g_free(dir);
 	}
 	g_free(fname);
+	/* a device, a FIFO or a directory would never end or never start
+	 * (Include /dev/zero): only a regular file is read */
+	if (g_file_test(path, G_FILE_TEST_EXISTS) &&
+	    !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+		_warn(conf, name, lineno, "Include %s: %s is not a regular "
+		      "file; read on without it", arg, path);
+		g_ptr_array_add(conf->missing, path);
+		return 0;
+	}
 	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
 		_warn(conf, name, lineno, "Include %s: %s; read on without it "
 		      "(slurmctld would not start)", arg, gerr->message);

@@ -52,6 +52,22 @@ warns "two settings on a line are named" \
 warns "a missing absolute Include is named" \
 	"$D/unknown.conf:14: Include /nonexistent/mfprio-test/site.conf:"
 
+# an Include of something that is not a regular file (found by
+# tests/fuzz: "Include /dev/zero" read until memory ran out): a FIFO
+# nobody writes to would block forever; it is named and skipped
+fifo_dir=$(mktemp -d)
+mkfifo "$fifo_dir/fifo"
+{ cat "$S/slurm.conf"; echo "Include $fifo_dir/fifo"; } >"$fifo_dir/slurm.conf"
+fifo_line=$(wc -l <"$fifo_dir/slurm.conf")
+# shellcheck disable=SC2086
+if timeout 20 "$MFPRIO" priority --conf "$fifo_dir/slurm.conf" $IN \
+	>"$out" 2>"$err" && cmp -s "$out" "$S/expected.txt"
+then ok "an Include of a FIFO is skipped, not waited on"
+else bad "an Include of a FIFO is skipped, not waited on"; fi
+warns "an Include that is not a regular file is named" \
+	"$fifo_dir/slurm.conf:$fifo_line: Include $fifo_dir/fifo: $fifo_dir/fifo is not a regular file; read on without it"
+rm -rf "$fifo_dir"
+
 # shellcheck disable=SC2086
 "$MFPRIO" priority --conf "$D/parts-missing.conf" $IN >"$out" 2>"$err"
 rc=$?
