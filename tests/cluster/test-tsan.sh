@@ -45,7 +45,10 @@ src=""
 [[ -n $src && -d $src ]] || give_up "no configured Slurm source (tests/cluster/slurm-source.sh)"
 
 # ---- the TSan build of the plugin
+# a build tree left by a run from another source tree is started afresh
+[[ -e $work/build/.srcdir && $(cat "$work/build/.srcdir") != "$top" ]] && rm -rf "$work/build"
 mkdir -p "$work/build" "$work/plugin"
+echo "$top" >"$work/build/.srcdir"
 chmod 755 /var/tmp/mfprio-tsan "$work" "$work/plugin"
 t0=$SECONDS
 (
