@@ -3,11 +3,13 @@
  * fuzz_jobs: the bytes as the jobs dump, `scontrol -o show job` (one job a
  * line: JobId=... UserId=NAME(UID) ... TRES=...), read whole by
  * mf_jobs_load, and each line alone by mf_job_line_parse with the job
- * naming (mf_job_named) tried on what it gave.
+ * naming (mf_job_named) tried on what it gave.  A JSON dump is left to
+ * fuzz_jobs_json.
  */
 #include "fuzz_util.h"
 
 #include "jobs_input.h"
+#include "jobs_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -16,6 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mf_error_t err = { { 0 } };
 	char path[32];
 	int fd = fuzz_file(data, size, path);
+
+	/* a file starting with '{' goes to the JSON reader: fuzz_jobs_json */
+	if (mf_jobs_is_json(path)) {
+		fuzz_file_close(fd);
+		return 0;
+	}
 	GPtrArray *jobs = mf_jobs_load(path, &err);
 
 	if (!jobs && !err.text[0])

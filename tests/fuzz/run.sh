@@ -15,7 +15,7 @@
 #
 # Environment:
 #   MFPRIO_FUZZ_BUILD   build directory (default: _build/fuzz in the tree)
-#   MFPRIO_FUZZ_TIME    seconds per harness (default 15)
+#   MFPRIO_FUZZ_TIME    seconds per harness (default 12)
 #   MFPRIO_FUZZ_ONLY    names of the harnesses to run, space-separated
 #                       (default: all, e.g. "slurm_conf jobs")
 #   MFPRIO_FUZZ_JOBS    parallel fuzzing processes per harness (default 1)
@@ -25,15 +25,15 @@ set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fz=$top/tests/fuzz
 build=${MFPRIO_FUZZ_BUILD:-$top/_build/fuzz}
-secs=${MFPRIO_FUZZ_TIME:-15}
+secs=${MFPRIO_FUZZ_TIME:-12}
 jobs=${MFPRIO_FUZZ_JOBS:-1}
 cc=${CC:-clang}
-all=(slurm_conf jobs qos sacctmgr sshare assoc_mgr timestr hostlist)
+all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist)
 read -r -a names <<<"${MFPRIO_FUZZ_ONLY:-${all[*]}}"
 
 # the longest input each harness is given (bytes): the length of a real
 # dump of a few records, so that the fuzzer mutates structure, not bulk
-declare -A maxlen=([slurm_conf]=4096 [jobs]=8192 [qos]=1024
+declare -A maxlen=([slurm_conf]=4096 [jobs]=8192 [jobs_json]=16384 [qos]=1024
 		   [sacctmgr]=2048 [sshare]=1024 [assoc_mgr]=4096
 		   [timestr]=64 [hostlist]=128)
 
@@ -50,12 +50,10 @@ libs=($(pkg-config --libs glib-2.0) -lm)
 # the parsers and what they call: the whole core, and the readers of the
 # command (not its subcommands)
 srcs=("$top"/src/core/*.c "$top"/src/cmd/snapshot.c "$top"/src/cmd/assoc_mgr.c
-      "$top"/src/cmd/dump_header.c "$top"/src/cmd/jobs_input.c)
-if [[ -f $top/src/cmd/jobs_json.c ]]; then      # the JSON job reader
-	srcs+=("$top/src/cmd/jobs_json.c")
-	cflags+=($(pkg-config --cflags json-glib-1.0))
-	libs=($(pkg-config --libs json-glib-1.0) "${libs[@]}")
-fi
+      "$top"/src/cmd/dump_header.c "$top"/src/cmd/jobs_input.c
+      "$top"/src/cmd/jobs_json.c)
+cflags+=($(pkg-config --cflags json-glib-1.0))
+libs=($(pkg-config --libs json-glib-1.0) "${libs[@]}")
 objs=()
 # a header newer than an object rebuilds it
 newest_h=$(ls -t "$top"/src/core/*.h "$top"/src/cmd/*.h | head -n 1)
@@ -92,9 +90,16 @@ for n in "${names[@]}"; do
 	[[ -f $fz/$n.dict ]] && args+=(-dict="$fz/$n.dict")
 	[[ $jobs -gt 1 ]] && args+=(-jobs="$jobs" -workers="$jobs")
 	log=$build/logs/$n.log
+	# leaks a library makes on its own (NAME.supp, each with its reason)
+	# are suppressed; the full stack is then unwound on each allocation,
+	# as the libraries have no frame pointers
+	env=()
+	[[ -f $fz/$n.supp ]] &&
+		env=(LSAN_OPTIONS="suppressions=$fz/$n.supp:print_suppressions=0"
+		     ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0")
 	# the scratch corpus first: libFuzzer writes new inputs only there
-	(cd "$build" && "$build/bin/fuzz_$n" "${args[@]}" "$scratch" \
-		"$fz/corpus/$n") >"$log" 2>&1
+	(cd "$build" && env "${env[@]}" "$build/bin/fuzz_$n" "${args[@]}" \
+		"$scratch" "$fz/corpus/$n") >"$log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	size=$(find "$scratch" "$fz/corpus/$n" -type f | wc -l)
