@@ -50,6 +50,8 @@ static GHashTable *_charged_now;     /* ids of the jobs the charging pass
 				      * running now has charged up to
 				      * _pass_now (empty between passes) */
 static time_t _pass_now;             /* that pass's time; 0 between */
+static bool _charged_file_stale;     /* mfprio_charged_jobs names jobs of
+				      * before the last tick (decay thread) */
 static time_t _last_reset;           /* as read at start (the thread keeps
 				      * its own afterwards) */
 
@@ -128,7 +130,12 @@ static void _charge_running(job_record_t *job_ptr, time_t now)
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) {
 		finish_arg_t fin = { .upto = now };
 
+		/* (with limits slurmctld reported its end: nothing here) */
+		if (mfp_usage_limits())
+			return;
 		(void) _charge_finished(job_ptr, &fin);
+		g_hash_table_add(_charged_now,
+				 GUINT_TO_POINTER(job_ptr->job_id));
 		return;
 	}
 	if (((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
@@ -222,96 +229,82 @@ double mfp_fairshare_recompute(void)
 }
 
 /*
- * Steps 3 and 5 of a tick go over many jobs without holding the job write
- * lock for long.  A light pass under the lock takes the ids of the jobs to
- * visit; then they are visited in slices, each under the lock for at most
- * about SLICE_MS, each job looked up again by its id (one that went away
- * between two slices is passed over).  Between slices the RPCs and the
- * scheduler that wait for the lock get it.
+ * Steps 3 and 5 of a tick go over every job without holding the job write
+ * lock for long: a walk of slurmctld's job list that stops after about
+ * SLICE_MS, lets go of the lock (the RPCs and the scheduler waiting for it
+ * get it) and takes it again to go on where it stopped.  The walk keeps
+ * its place with a list iterator, which slurmctld's list keeps valid while
+ * jobs are added and removed between slices (a sort would send it back to
+ * the head: the visits below are harmless to repeat).  The job list lives
+ * until after the plugin is unloaded, so it outlives every walk.
  */
 #define SLICE_MS 2.0
 #define SLICE_CHECK 32          /* jobs between two looks at the clock */
 
 typedef struct {
-	GArray *ids;            /* job ids to visit; reused every tick */
-	bool (*want)(job_record_t *job_ptr, void *arg);
+	void (*first)(void *arg);       /* in the first hold, before the walk */
 	void (*visit)(job_record_t *job_ptr, void *arg);
+	void (*last)(void *arg);        /* in the last hold, after it */
 	void *arg;
 	bool assoc_locks;       /* visit under assoc_mgr's write locks too */
 	double lock_ms;         /* job write lock held, all holds */
 	uint32_t holds;
 } slices_t;
 
-static slurmctld_lock_t _job_write_lock = { .job = WRITE_LOCK,
+static void _in_slices(slices_t *sl, mfp_cycle_t *cycle)
+{
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
-
-static void _held(slices_t *sl, mfp_cycle_t *cycle, double t)
-{
-	double held = mfp_stats_clock(0) - t;
-
-	sl->lock_ms += held;
-	sl->holds++;
-	cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
-}
-
-static int _want_one(void *x, void *arg)
-{
-	slices_t *sl = arg;
-	job_record_t *job_ptr = x;
-
-	if (sl->want(job_ptr, sl->arg))
-		g_array_append_val(sl->ids, job_ptr->job_id);
-	return 0;
-}
-
-/* Take the ids (the first hold; FIRST, if given, runs in it before), then
- * visit them in slices. */
-static void _in_slices(slices_t *sl, mfp_cycle_t *cycle,
-		       void (*first)(void *arg))
-{
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
-	guint next = 0;
-	double t;
+	list_itr_t *itr = NULL;
+	bool done = false;
 
-	g_array_set_size(sl->ids, 0);
-	lock_slurmctld(_job_write_lock);
-	t = mfp_stats_clock(0);
-	if (first)
-		first(sl->arg);
-	list_for_each(job_list, _want_one, sl);
-	_held(sl, cycle, t);
-	unlock_slurmctld(_job_write_lock);
+	while (!done) {
+		double t, held;
 
-	while (next < sl->ids->len) {
-		lock_slurmctld(_job_write_lock);
+		lock_slurmctld(job_write_lock);
 		t = mfp_stats_clock(0);
 		if (sl->assoc_locks)
 			assoc_mgr_lock(&locks);
-		for (int n = 0; next < sl->ids->len; n++) {
-			uint32_t id = g_array_index(sl->ids, uint32_t, next++);
-			job_record_t *job_ptr = find_job_record(id);
+		if (!itr) {
+			if (sl->first)
+				sl->first(sl->arg);
+			itr = list_iterator_create(job_list);
+		}
+		for (int n = 0; ; n++) {
+			job_record_t *job_ptr = list_next(itr);
 
-			if (job_ptr)
-				sl->visit(job_ptr, sl->arg);
+			if (!job_ptr) {
+				done = true;
+				break;
+			}
+			sl->visit(job_ptr, sl->arg);
 			if (n % SLICE_CHECK == SLICE_CHECK - 1 &&
 			    mfp_stats_clock(0) - t >= SLICE_MS)
 				break;
 		}
+		if (done) {
+			list_iterator_destroy(itr);
+			if (sl->last)
+				sl->last(sl->arg);
+		}
 		if (sl->assoc_locks)
 			assoc_mgr_unlock(&locks);
-		_held(sl, cycle, t);
-		unlock_slurmctld(_job_write_lock);
+		held = mfp_stats_clock(0) - t;
+		unlock_slurmctld(job_write_lock);
+		sl->lock_ms += held;
+		sl->holds++;
+		cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
 	}
 }
-
-static GArray *_to_charge, *_to_price;   /* decay thread only */
 
 /* --- step 3: usage of running jobs, and of jobs that ended --- */
 
 typedef struct {
 	time_t now;
+	bool forget;            /* the charged-jobs file is to be emptied */
 } charge_pass_t;
 
 static void _charge_first(void *arg)
@@ -322,66 +315,57 @@ static void _charge_first(void *arg)
 	_pass_now = cp->now;
 }
 
-static bool _want_charge(job_record_t *job_ptr, void *arg)
-{
-	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-		return job_ptr->end_time > _last_ran;
-	return !IS_JOB_PENDING(job_ptr) ||
-		((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) &&
-		 job_ptr->start_time);
-}
-
 static void _visit_charge(job_record_t *job_ptr, void *arg)
 {
-	_charge_running(job_ptr, ((charge_pass_t *) arg)->now);
+	charge_pass_t *cp = arg;
+
+	if (g_hash_table_contains(_charged_now,
+				  GUINT_TO_POINTER(job_ptr->job_id)))
+		return;                 /* met again after a list sort */
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) {
+		if (job_ptr->end_time <= _last_ran)
+			return;
+	} else if (IS_JOB_PENDING(job_ptr) &&
+		   !((mfp_conf.slurm_flags &
+		      PRIORITY_FLAGS_CALCULATE_RUNNING) &&
+		     job_ptr->start_time)) {
+		return;
+	}
+	_charge_running(job_ptr, cp->now);
+}
+
+/* The last tick becomes NOW; what this pass remembered is forgotten. */
+static void _charge_last(void *arg)
+{
+	charge_pass_t *cp = arg;
+
+	_last_ran = cp->now;
+	_pass_now = 0;
+	g_hash_table_remove_all(_charged_now);
+	cp->forget = g_hash_table_size(_swept) > 0;
+	g_hash_table_remove_all(_swept);
 }
 
 /*
  * Charge every running job up to NOW, and what ended since the last tick.
  * While the slices run, a job that ends is charged by priority_p_job_end
- * from where this pass left it (_charged_until); the last tick becomes NOW
- * in the last hold.  Returns whether the charged-jobs file must be
- * emptied.
+ * from where this pass left it (_charged_until).  Returns whether the
+ * charged-jobs file must be emptied.
  */
 static bool _charge_jobs(time_t now, mfp_cycle_t *cycle)
 {
 	charge_pass_t cp = { .now = now };
-	slices_t sl = { .want = _want_charge, .visit = _visit_charge,
-			.arg = &cp, .assoc_locks = true };
-	double t;
-	bool forget;
+	slices_t sl = { .first = _charge_first, .visit = _visit_charge,
+			.last = _charge_last, .arg = &cp,
+			.assoc_locks = true };
 
-	if (!_to_charge)
-		_to_charge = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	sl.ids = _to_charge;
-	_in_slices(&sl, cycle, _charge_first);
-
-	lock_slurmctld(_job_write_lock);
-	t = mfp_stats_clock(0);
-	_last_ran = now;
-	_pass_now = 0;
-	g_hash_table_remove_all(_charged_now);
-	forget = g_hash_table_size(_swept) > 0;
-	g_hash_table_remove_all(_swept);
-	_held(&sl, cycle, t);
-	unlock_slurmctld(_job_write_lock);
-
+	_in_slices(&sl, cycle);
 	cycle->lock_charge_ms = sl.lock_ms;
 	cycle->charge_slices = sl.holds;
-	return forget;
+	return cp.forget;
 }
 
 /* --- step 5: every pending job's priority --- */
-
-static bool _want_price(job_record_t *job_ptr, void *arg)
-{
-	mfp_pass_t *pass = arg;
-
-	if (mfp_job_priced(job_ptr))
-		return true;
-	pass->skipped++;
-	return false;
-}
 
 static void _visit_price(job_record_t *job_ptr, void *arg)
 {
@@ -395,13 +379,10 @@ static void _count_jobs(void *arg)
 
 static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
 {
-	slices_t sl = { .want = _want_price, .visit = _visit_price,
+	slices_t sl = { .first = _count_jobs, .visit = _visit_price,
 			.arg = pass };
 
-	if (!_to_price)
-		_to_price = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	sl.ids = _to_price;
-	_in_slices(&sl, cycle, _count_jobs);
+	_in_slices(&sl, cycle);
 	cycle->lock_prio_ms = sl.lock_ms;
 	cycle->slices = sl.holds;
 	cycle->jobs_total = pass->total;
@@ -437,7 +418,7 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 
 	/* 3. new usage, in slices */
 	if (_charge_jobs(now, &cycle))
-		(void) mfp_charged_write(NULL);
+		_charged_file_stale = true;
 
 	/* 4. fair-share */
 	cycle.assoc_ms = mfp_fairshare_recompute();
@@ -445,8 +426,11 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	/* 5. priorities, in slices */
 	_price_jobs(&pass, &cycle);
 
-	/* 6. state */
-	(void) mfp_state_write(now, *last_reset);
+	/* 6. state; only once it says NOW may the record of jobs charged
+	 * before NOW go (killed in between, a restart must still know them) */
+	if (mfp_state_write(now, *last_reset) == 0 && _charged_file_stale &&
+	    mfp_charged_write(NULL) == 0)
+		_charged_file_stale = false;
 
 	cycle.jobs_recomputed = pass.recomputed;
 	cycle.jobs_changed = pass.changed;
@@ -606,14 +590,7 @@ void mfp_decay_stop(void)
 		g_hash_table_destroy(_charged_now);
 		_charged_now = NULL;
 	}
-	for (int i = 0; i < 2; i++) {
-		GArray **a = i ? &_to_price : &_to_charge;
 
-		if (*a) {
-			g_array_free(*a, TRUE);
-			*a = NULL;
-		}
-	}
 }
 
 void mfp_decay_reconfig(void)
