@@ -20,40 +20,10 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
-. "$here/instance.sh"
-DIR=$CLUSTER_DIR
-export SLURM_CONF=$DIR/etc/slurm.conf
-NODE=$(hostname -s)
-out=$(mktemp -d /tmp/mfprio-jobs-json-XXXXXX)
-chmod 755 "$out"
-pass=0 fail=0
-ids=()
+# shellcheck source=offline-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/offline-lib.sh" test-jobs-json
 
-say() { printf 'test-jobs-json: %s\n' "$*"; }
-ok() { say "ok: $*"; pass=$((pass + 1)); }
-bad() { say "FAIL: $*"; fail=$((fail + 1)); }
-finish() { say "files in $out"; echo "$pass passed, $fail failed"; [[ $fail -eq 0 ]]; exit; }
-
-exec 9>"$CLUSTER_LOCK"
-flock 9
-
-# shellcheck disable=SC2317  # run by the trap
-cleanup() {
-	if [[ ${#ids[@]} -gt 0 ]]; then
-		scancel "${ids[@]}" 2>/dev/null || true
-	fi
-	scontrol update nodename="$NODE" state=resume 2>/dev/null || true
-	"$here/cluster.sh" stop >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-
-unset MFPRIO_PLUGIN_DIR MFPRIO_PRIORITY_CONF
-MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 ||
-	{ tail "$out/start.log"; bad "cluster.sh start"; finish; }
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >/dev/null ||
-	{ bad "cluster.sh accounts"; finish; }
+start_live
 sacctmgr -i add qos high priority=100 >/dev/null &&
 	sacctmgr -i modify user u1 set qos+=high >/dev/null ||
 	{ bad "sacctmgr: QOS high for u1"; finish; }

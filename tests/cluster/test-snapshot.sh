@@ -54,55 +54,14 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
-. "$here/instance.sh"
-DIR=$CLUSTER_DIR
-export SLURM_CONF=$DIR/etc/slurm.conf
-NODE=$(hostname -s)
-out=$(mktemp -d /tmp/mfprio-snap-XXXXXX)
-chmod 755 "$out"
-pass=0 fail=0
-ids=()
+# shellcheck source=offline-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/offline-lib.sh" test-snapshot
 cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS
 W_FS=10000 W_AGE=1000 MAX_AGE=604800
 
-say() { printf 'test-snapshot: %s\n' "$*"; }
-ok() { say "ok: $*"; pass=$((pass + 1)); }
-bad() { say "FAIL: $*"; fail=$((fail + 1)); }
-finish() { say "files in $out"; echo "$pass passed, $fail failed"; [[ $fail -eq 0 ]]; exit; }
+classic_conf
 
-# Only one test drives a cluster instance at a time.
-exec 9>"$CLUSTER_LOCK"
-flock 9
-
-# shellcheck disable=SC2317  # run by the trap
-cleanup() {
-	if [[ ${#ids[@]} -gt 0 ]]; then
-		scancel "${ids[@]}" 2>/dev/null || true
-	fi
-	scontrol update nodename="$NODE" state=resume 2>/dev/null || true
-	unset MFPRIO_PLUGIN_DIR
-	"$here/cluster.sh" stop >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-
-{
-	cat "$here/priority-default.conf"
-	echo "PriorityFlags=NO_FAIR_TREE"
-} >"$out/priority.conf"
-if ! grep -q "^PriorityWeightFairshare=$W_FS$" "$out/priority.conf" ||
-	! grep -q "^PriorityWeightAge=$W_AGE$" "$out/priority.conf" ||
-	! grep -q "^PriorityMaxAge=7-0$" "$out/priority.conf"; then
-	bad "priority-default.conf changed: update W_FS, W_AGE, MAX_AGE"; finish
-fi
-
-unset MFPRIO_PLUGIN_DIR          # upstream's plugin: this checks mfprio
-export MFPRIO_PRIORITY_CONF=$out/priority.conf
-MFPRIO_CLUSTER_FRESH=1 "$here/cluster.sh" start >"$out/start.log" 2>&1 ||
-	{ tail "$out/start.log"; bad "cluster.sh start"; finish; }
-"$here/cluster.sh" accounts "$here/layout-basic.txt" >/dev/null ||
-	{ bad "cluster.sh accounts"; finish; }
+start_live "$out/priority.conf"
 "$here/run-jobs.sh" 2>"$out/run-jobs.log" ||
 	{ tail "$out/run-jobs.log"; bad "run-jobs.sh"; finish; }
 
