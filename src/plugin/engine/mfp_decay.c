@@ -182,33 +182,6 @@ static int _charge_finished(void *x, void *arg)
 	return 0;
 }
 
-/* Between ticks: charge jobs that ended, before MinJobAge purges them. */
-static void _sweep(void)
-{
-	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
-					    .node = READ_LOCK,
-					    .part = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
-
-	finish_arg_t fin = { 0 };
-	GArray *record = NULL;
-
-	if (mfp_usage_limits() || !_last_ran)
-		return;
-	lock_slurmctld(job_write_lock);
-	assoc_mgr_lock(&locks);
-	list_for_each(job_list, _charge_finished, &fin);
-	assoc_mgr_unlock(&locks);
-	if (fin.charged)
-		record = mfp_charged_copy(_swept);
-	unlock_slurmctld(job_write_lock);
-	/* remembered across a restart until the next pass; written with no
-	 * slurmctld lock held (the disk may be slow) */
-	if (record)
-		(void) mfp_charged_write(record);
-}
-
 double mfp_fairshare_recompute(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
@@ -386,6 +359,42 @@ static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
 	cycle->lock_prio_ms = sl.lock_ms;
 	cycle->slices = sl.holds;
 	cycle->jobs_total = pass->total;
+}
+
+/* --- between ticks: jobs that ended, before MinJobAge purges them --- */
+
+typedef struct {
+	finish_arg_t fin;
+	GArray *record;         /* the charged jobs to write down, or NULL */
+} sweep_t;
+
+static void _visit_sweep(job_record_t *job_ptr, void *arg)
+{
+	(void) _charge_finished(job_ptr, &((sweep_t *) arg)->fin);
+}
+
+static void _sweep_last(void *arg)
+{
+	sweep_t *sw = arg;
+
+	if (sw->fin.charged)
+		sw->record = mfp_charged_copy(_swept);
+}
+
+static void _sweep(void)
+{
+	sweep_t sw = { .record = NULL };
+	slices_t sl = { .visit = _visit_sweep, .last = _sweep_last,
+			.arg = &sw, .assoc_locks = true };
+	mfp_cycle_t unused = { 0 };
+
+	if (mfp_usage_limits() || !_last_ran)
+		return;
+	_in_slices(&sl, &unused);
+	/* remembered across a restart until the next pass; written with no
+	 * slurmctld lock held (the disk may be slow) */
+	if (sw.record)
+		(void) mfp_charged_write(sw.record);
 }
 
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
