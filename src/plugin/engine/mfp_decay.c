@@ -21,8 +21,6 @@
  * remembered until the next tick so that they are charged once.
  */
 #include <errno.h>
-#include <float.h>
-#include <math.h>
 #include <sys/prctl.h>
 #include <sys/time.h>
 
