@@ -13,6 +13,10 @@
 #   start_live [CONF]     a fresh cluster (upstream's plugin; priority
 #                         settings CONF, default priority-default.conf)
 #                         with the associations of layout-basic.txt
+#   last_ran              the time of the last priority calculation (the
+#                         state file's first 8 bytes, big-endian seconds)
+#   wait_calc T           until a calculation later than T has run (150 s
+#                         at most; 1 when it did not)
 #   classic_conf          writes $out/priority.conf: the default settings
 #                         under NO_FAIR_TREE, after checking that they still
 #                         have the weights W_FS, W_AGE and the PriorityMaxAge
@@ -71,4 +75,20 @@ classic_conf() {
 		! grep -q "^PriorityMaxAge=7-0$" "$out/priority.conf"; then
 		bad "priority-default.conf changed: update W_FS, W_AGE, MAX_AGE"; finish
 	fi
+}
+
+stamp=$DIR/state/priority_last_decay_ran
+last_ran() {
+	local hex
+	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
+	[[ -n $hex ]] || { echo 0; return; }
+	echo $((16#$hex))
+}
+wait_calc() {
+	local end=$((SECONDS + 150))
+	until (($(last_ran) > $1)); do
+		((SECONDS < end)) || return 1
+		sleep 1
+	done
+	sleep 1
 }

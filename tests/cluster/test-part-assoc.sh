@@ -95,21 +95,6 @@ for spec in u1:b:debug u1:b:big u2:c:debug u2:c:big u3:c:debug,big u4:e:big; do
 done
 njobs_rows=7    # u3's job is listed once per partition
 
-stamp=$DIR/state/priority_last_decay_ran
-last_ran() {
-	local hex
-	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
-	[[ -n $hex ]] || { echo 0; return; }
-	echo $((16#$hex))
-}
-wait_calc() {
-	local end=$((SECONDS + 150))
-	until (($(last_ran) > $1)); do
-		((SECONDS < end)) || return 1
-		sleep 1
-	done
-	sleep 1
-}
 
 # phase ALG: one quiet snapshot and the live tables under the algorithm
 # slurmctld runs now (classic, fair_tree or depth_oblivious), compared.

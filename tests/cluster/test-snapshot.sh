@@ -76,24 +76,6 @@ for spec in u1:b:debug u2:c:debug,big u3:c:big u4:e:debug u5:f:debug \
 	ids+=("${id%%;*}")
 done
 
-stamp=$DIR/state/priority_last_decay_ran
-# last_ran: the time of the last priority calculation (the state file's
-# first 8 bytes, big-endian seconds).
-last_ran() {
-	local hex
-	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
-	[[ -n $hex ]] || { echo 0; return; }
-	echo $((16#$hex))
-}
-# wait_calc T: until a calculation later than T has run.
-wait_calc() {
-	local end=$((SECONDS + 150))
-	until (($(last_ran) > $1)); do
-		((SECONDS < end)) || return 1
-		sleep 1
-	done
-	sleep 1
-}
 
 # Classic computes users' figures on demand from siblings' as last
 # computed: one sshare, one more full calculation (test-fairshare-sshare.sh
