@@ -113,7 +113,10 @@ PartitionName=prio3 Nodes=$NODE PriorityJobFactor=5 PriorityTier=2 TRESBillingWe
 EOF
 
 say "starting the cluster"
-MFPRIO_PRIORITY_CONF=$work/priority.conf "$here/cluster.sh" start >/dev/null 9>&- ||
+# fresh: the state and accounting of an earlier test on this instance (a
+# job left running there would go on charging its user between the dumps)
+MFPRIO_PRIORITY_CONF=$work/priority.conf MFPRIO_CLUSTER_FRESH=1 \
+	"$here/cluster.sh" start >/dev/null 9>&- ||
 	die "cluster.sh start failed"
 "$here/cluster.sh" accounts "$here/layout-basic.txt" >/dev/null ||
 	die "cluster.sh accounts failed"
@@ -142,25 +145,28 @@ say "running jobs for usage"
 # ------------------------------------------------------------ pending jobs
 say "draining $NODE and submitting pending jobs"
 scontrol update nodename="$NODE" state=drain reason=sprio-vs-mfprio
+# submit ARGS: one pending job; its id kept in ids (for the clean-up) and
+# in last_id.  Not called in a subshell, so that ids keeps every job.
 submit() {
 	local out
 	out=$(sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 30' "$@") ||
 		die "sbatch $* failed"
-	ids+=("${out%%;*}")
-	echo "${out%%;*}"
+	last_id=${out%%;*}
+	ids+=("$last_id")
 }
-first=$(submit --uid=u1 -A b -p debug -q high -J v1)
-submit --uid=u1 -A b -p big -q low --mem=500 -J v2 >/dev/null
-submit --uid=u2 -A c -p debug,big -n 2 -J v3 >/dev/null
-submit --uid=u3 -A c -p prio3,debug -t 30 -L matlab:2 -J v4 >/dev/null
-submit --uid=u4 -A e -p debug --nice=100 -J v5 >/dev/null
-submit --uid=u5 -A f -p big -n 2 --mem=1000 -t 10 -J v6 >/dev/null
-submit --uid=u6 -A b -p prio3 -q high -J v7 >/dev/null
-submit --uid=u7 -A z -p debug,big,prio3 -L matlab:1 -J v8 >/dev/null
-submit --uid=u4 -A e -p debug --dependency=afterok:"$first" -J v9 >/dev/null
-submit --uid=u5 -A f -p debug --begin=now+1hour -J v10 >/dev/null
-submit --uid=u2 -A c -p debug --hold -J v11 >/dev/null
-submit --uid=u3 -A c -p big -q low --nice=-50 -t 1-0 -J v12 >/dev/null
+submit --uid=u1 -A b -p debug -q high -J v1
+first=$last_id
+submit --uid=u1 -A b -p big -q low --mem=500 -J v2
+submit --uid=u2 -A c -p debug,big -n 2 -J v3
+submit --uid=u3 -A c -p prio3,debug -t 30 -L matlab:2 -J v4
+submit --uid=u4 -A e -p debug --nice=100 -J v5
+submit --uid=u5 -A f -p big -n 2 --mem=1000 -t 10 -J v6
+submit --uid=u6 -A b -p prio3 -q high -J v7
+submit --uid=u7 -A z -p debug,big,prio3 -L matlab:1 -J v8
+submit --uid=u4 -A e -p debug --dependency=afterok:"$first" -J v9
+submit --uid=u5 -A f -p debug --begin=now+1hour -J v10
+submit --uid=u2 -A c -p debug --hold -J v11
+submit --uid=u3 -A c -p big -q low --nice=-50 -t 1-0 -J v12
 submitted=$(date +%s)
 
 stamp=$DIR/state/priority_last_decay_ran
