@@ -14,11 +14,14 @@
  *               association tree of 1,000 users computed beforehand,
  *               under Fair Tree and under classic (whose factor is
  *               computed per job).
- *   fs-compute  mf_fairshare_compute() over a built tree of N
- *               associations, each algorithm.
- *   fs-cycle    what the plugin does every cycle today: build the tree
- *               from the association records (create, add every account and
- *               user, finalize), compute, read the results, destroy.
+ *   fs-compute  what the plugin does every cycle on the tree it keeps
+ *               (mfp_tree_recompute): results reset, every association's
+ *               usage written in, mf_fairshare_compute(), the results read;
+ *               N associations, each algorithm.
+ *   fs-cycle    what it does when the associations changed (and did every
+ *               cycle before it kept the tree): build the tree from the
+ *               association records (create, add every account and user,
+ *               finalize), compute, read the results, destroy.
  *
  * Two tree shapes: "tree" is root, groups of 10 accounts, accounts of 100
  * users (N users, about 1.1% more associations); "flat" is root, ONE
@@ -366,10 +369,17 @@ typedef struct {
 	mf_fs_config_t cfg;
 } _fs_ctx_t;
 
+/* As the plugin's cycle on its kept tree: results reset, every
+ * association's usage written in again, computed, read. */
 static void _fs_compute(void *p)
 {
 	_fs_ctx_t *c = p;
+	GPtrArray *all = c->tree->input_order;
 
+	mf_tree_reset_results(c->tree);
+	for (guint i = 0; i < all->len && (long) i < c->in->n; i++)
+		((mf_assoc_t *) g_ptr_array_index(all, i))->usage_raw =
+			c->in->usage[i];
 	mf_fairshare_compute(c->tree, &c->cfg);
 	_fs_read(c->tree);
 }

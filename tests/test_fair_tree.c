@@ -53,6 +53,16 @@ static void _check_close(const char *what, const ft_expect_t *x,
 		      x->acct, x->user ? x->user : "", what, got, want);
 }
 
+/* Every figure of association A against row X. */
+static void _check_assoc(const ft_expect_t *x, const mf_assoc_t *a)
+{
+	_check_close("shares_norm", x, a->shares_norm, x->shares_norm);
+	_check_close("usage_efctv", x, (double) a->usage_efctv,
+		     x->usage_efctv);
+	_check_close("level_fs", x, (double) a->level_fs, x->level_fs);
+	_check_close("fs_factor", x, a->fs_factor, x->fs_factor);
+}
+
 START_TEST(test_figure3_ft)
 {
 	mf_tree_t *tree = tt_build(tt_figure3);
@@ -62,11 +72,38 @@ START_TEST(test_figure3_ft)
 
 	mf_fairshare_compute(tree, &cfg);
 	a = tt_get(tree, x->acct, x->user);
-	_check_close("shares_norm", x, a->shares_norm, x->shares_norm);
-	_check_close("usage_efctv", x, (double) a->usage_efctv,
-		     x->usage_efctv);
-	_check_close("level_fs", x, (double) a->level_fs, x->level_fs);
-	_check_close("fs_factor", x, a->fs_factor, x->fs_factor);
+	_check_assoc(x, a);
+	mf_tree_destroy(tree);
+}
+END_TEST
+
+/* A tree kept from one computation to the next (as the plugin keeps it
+ * between cycles): computed under classic first, every usage then doubled
+ * (Fair Tree's figures only depend on usage within a level, so they stay
+ * those of Figure 3) and the results reset; Fair Tree must then give the
+ * hand-computed figures above, accounts' fs_factor unset again (classic
+ * had set them). */
+START_TEST(test_kept_tree)
+{
+	mf_tree_t *tree = tt_build(tt_figure3);
+	mf_fs_config_t classic = { MF_FS_CLASSIC, 1 };
+	mf_fs_config_t ft = { MF_FS_FAIR_TREE, 1 };
+
+	mf_fairshare_compute(tree, &classic);
+	for (guint i = 0; i < tree->input_order->len; i++) {
+		mf_assoc_t *a = g_ptr_array_index(tree->input_order, i);
+
+		ck_assert(!isnan(a->fs_factor));
+		a->usage_raw *= 2;
+	}
+	mf_tree_reset_results(tree);
+	mf_fairshare_compute(tree, &ft);
+	for (size_t k = 0; k < G_N_ELEMENTS(expect); k++) {
+		const ft_expect_t *x = &expect[k];
+		mf_assoc_t *a = tt_get(tree, x->acct, x->user);
+
+		_check_assoc(x, a);
+	}
 	mf_tree_destroy(tree);
 }
 END_TEST
@@ -253,6 +290,7 @@ Suite *make_fair_tree_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_loop_test(tc, test_figure3_ft, 0, G_N_ELEMENTS(expect));
+	tcase_add_test(tc, test_kept_tree);
 	tcase_add_test(tc, test_tied_users);
 	tcase_add_test(tc, test_tied_accounts);
 	tcase_add_test(tc, test_user_before_account_on_tie);

@@ -376,3 +376,16 @@ void mf_tree_sum_usage(mf_tree_t *tree)
 {
 	_sum_usage(tree->root);
 }
+
+void mf_tree_reset_results(mf_tree_t *tree)
+{
+	for (guint i = 0; i < tree->input_order->len; i++) {
+		mf_assoc_t *a = g_ptr_array_index(tree->input_order, i);
+
+		a->usage_norm = NAN;
+		a->usage_efctv = NAN;
+		a->level_fs = NAN;
+		a->shares_norm = NAN;
+		a->fs_factor = NAN;
+	}
+}

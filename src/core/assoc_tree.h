@@ -166,6 +166,14 @@ mf_assoc_t *mf_tree_find_job_assoc(const mf_tree_t *tree, const char *acct,
  */
 void mf_tree_sum_usage(mf_tree_t *tree);
 
+/*
+ * Set every association's results (usage_norm, usage_efctv, level_fs,
+ * shares_norm, fs_factor) back to NAN, as a new tree has them, so that a
+ * tree kept from one computation to the next (new usage_raw written in)
+ * gives what a tree built anew would.  Shape and usage are untouched.
+ */
+void mf_tree_reset_results(mf_tree_t *tree);
+
 /* True if A is FairShare=parent. */
 static inline bool mf_assoc_is_parent_fs(const mf_assoc_t *a)
 {

@@ -346,6 +346,8 @@ void mfp_fini(void)
 	/* stops the thread if it runs, frees what mfp_decay_prepare() read */
 	mfp_decay_stop();
 	_thread_started = false;
+	/* no thread left to recompute: the kept fair-share tree goes */
+	mfp_tree_forget();
 	mfa_site_factor_fini();
 	_conf_install(&_defaults);
 	debug("mfprio: priority/multifactor unloaded");
@@ -385,7 +387,7 @@ void mfp_reconfig(bool assoc_clear)
 	if (assoc_clear)
 		mfp_usage_reserve_catch_up(mfp_last_ran());
 	if (mfp_conf.calc_fairshare)
-		(void) mfp_fairshare_recompute();
+		(void) mfp_fairshare_recompute(NULL, NULL);
 	mfa_site_factor_reconfig();
 	mfp_conf_leave();
 	debug2("mfprio: reconfigured");

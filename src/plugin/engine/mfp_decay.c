@@ -180,8 +180,9 @@ static int _charge_finished(void *x, void *arg)
 	return 0;
 }
 
-double mfp_fairshare_recompute(void)
+double mfp_fairshare_recompute(bool *built, uint64_t *builds)
 {
+	uint64_t before;
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	mf_fs_config_t cfg;
 	mf_error_t fs_err;
@@ -192,8 +193,13 @@ double mfp_fairshare_recompute(void)
 	mfp_conf_leave();
 	assoc_mgr_lock(&locks);
 	t = mfp_stats_clock(0);
+	before = mfp_tree_builds();
 	if (mfp_tree_recompute(&cfg, &fs_err) < 0)
 		error("mfprio: fair-share not recomputed: %s", fs_err.text);
+	if (built)
+		*built = mfp_tree_builds() != before;
+	if (builds)
+		*builds = mfp_tree_builds();
 	t = mfp_stats_clock(0) - t;
 	assoc_mgr_unlock(&locks);
 	return t;
@@ -209,6 +215,13 @@ double mfp_fairshare_recompute(void)
  * the head: the visits below are harmless to repeat).  The job list lives
  * until after the plugin is unloaded, so it outlives every walk.
  */
+/* what charging and the sweep write (usage, QOS and association
+ * tallies), and what pricing reads */
+static const assoc_mgr_lock_t _charge_locks = {
+	.assoc = WRITE_LOCK, .qos = WRITE_LOCK, .tres = READ_LOCK };
+static const assoc_mgr_lock_t _price_locks = {
+	.assoc = READ_LOCK, .qos = READ_LOCK };
+
 #define SLICE_MS 2.0
 #define SLICE_CHECK 32          /* jobs between two looks at the clock */
 
@@ -217,7 +230,8 @@ typedef struct {
 	void (*visit)(job_record_t *job_ptr, void *arg);
 	void (*last)(void *arg);        /* in the last hold, after it */
 	void *arg;
-	bool assoc_locks;       /* visit under assoc_mgr's write locks too */
+	const assoc_mgr_lock_t *assoc_locks; /* visit under these assoc_mgr
+					      * locks too (NULL: none) */
 	double lock_ms;         /* job write lock held, all holds */
 	uint32_t holds;
 } slices_t;
@@ -227,10 +241,12 @@ static void _in_slices(slices_t *sl, mfp_cycle_t *cycle)
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
+	assoc_mgr_lock_t locks = { 0 };
 	list_itr_t *itr = NULL;
 	bool done = false;
+
+	if (sl->assoc_locks)
+		locks = *sl->assoc_locks;
 
 	while (!done) {
 		double t, held;
@@ -328,7 +344,7 @@ static bool _charge_jobs(time_t now, mfp_cycle_t *cycle)
 	charge_pass_t cp = { .now = now };
 	slices_t sl = { .first = _charge_first, .visit = _visit_charge,
 			.last = _charge_last, .arg = &cp,
-			.assoc_locks = true };
+			.assoc_locks = &_charge_locks };
 
 	_in_slices(&sl, cycle);
 	cycle->lock_charge_ms = sl.lock_ms;
@@ -351,7 +367,9 @@ static void _count_jobs(void *arg)
 static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
 {
 	slices_t sl = { .first = _count_jobs, .visit = _visit_price,
-			.arg = pass };
+			.arg = pass, .assoc_locks = &_price_locks };
+
+	pass->assoc_locked = true;
 
 	_in_slices(&sl, cycle);
 	cycle->lock_prio_ms = sl.lock_ms;
@@ -383,7 +401,7 @@ static void _sweep(void)
 {
 	sweep_t sw = { .record = NULL };
 	slices_t sl = { .visit = _visit_sweep, .last = _sweep_last,
-			.arg = &sw, .assoc_locks = true };
+			.arg = &sw, .assoc_locks = &_charge_locks };
 	mfp_cycle_t unused = { 0 };
 
 	if (mfp_usage_limits() || !_last_ran)
@@ -427,8 +445,10 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	if (_charge_jobs(now, &cycle))
 		_charged_file_stale = true;
 
-	/* 4. fair-share */
-	cycle.assoc_ms = mfp_fairshare_recompute();
+	/* 4. fair-share (on the tree kept from the last cycle when the
+	 * associations are the same) */
+	cycle.assoc_ms = mfp_fairshare_recompute(&cycle.fs_tree_built,
+						 &cycle.fs_tree_builds);
 
 	/* 5. priorities, in slices */
 	_price_jobs(&pass, &cycle);

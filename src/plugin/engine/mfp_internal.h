@@ -90,8 +90,10 @@ time_t mfp_last_ran(void);
 void mfp_charge_job_end(job_record_t *job_ptr);
 
 /* Recompute fair-share now (assoc WRITE lock taken inside).  Returns how
- * long it held that lock, in milliseconds. */
-double mfp_fairshare_recompute(void);
+ * long it held that lock, in milliseconds; *BUILT (may be NULL) whether
+ * the association tree was built anew rather than reused, *BUILDS (may be
+ * NULL) how many were built since the plugin loaded. */
+double mfp_fairshare_recompute(bool *built, uint64_t *builds);
 
 /* --- mfp_jobs.c: job priorities and the sprio list --- */
 
@@ -107,6 +109,8 @@ typedef struct {
 	uint32_t changed;        /* written anew */
 	uint32_t skipped;        /* held, running, powering up: left alone */
 	uint32_t total;          /* jobs in slurmctld's list */
+	bool assoc_locked;       /* the walker holds assoc_mgr's assoc and
+				  * QOS read locks */
 } mfp_pass_t;
 
 /* Does the decay pass price JOB (not held, not powering up; pending, or

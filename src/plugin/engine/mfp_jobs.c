@@ -23,7 +23,10 @@ static void _fill_part(mf_part_t *p, part_record_t *part_ptr);
 static void _job_tres(job_record_t *job_ptr, uint64_t *tres, uint32_t cnt);
 static double _job_fs_factor(job_record_t *job_ptr);
 static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
-			const mf_prio_job_t *job, const mf_prio_result_t *r);
+			const mf_prio_job_t *job, const mf_prio_result_t *r,
+			bool locked);
+static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
+			      bool locked);
 
 static void _fill_part(mf_part_t *p, part_record_t *part_ptr)
 {
@@ -79,6 +82,17 @@ static double _job_fs_factor(job_record_t *job_ptr)
 }
 
 uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
+{
+	return _job_priority(job_ptr, now, false);
+}
+
+/*
+ * The work of mfp_job_priority(); LOCKED: the caller holds assoc_mgr's
+ * assoc and QOS read locks already (the decay pass takes them once a
+ * slice rather than twice a job).
+ */
+static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
+			      bool locked)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	uint32_t tres_cnt = mfp_conf.tres ? mfp_conf.tres->cnt : 0;
@@ -145,7 +159,8 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 	}
 
 	mf_prio_result_bind(&r, tres_cnt, r_buf);
-	assoc_mgr_lock(&locks);
+	if (!locked)
+		assoc_mgr_lock(&locks);
 	if (job_ptr->qos_ptr) {
 		job.has_qos = true;
 		job.qos_priority = job_ptr->qos_ptr->priority;
@@ -156,14 +171,15 @@ uint32_t mfp_job_priority(job_record_t *job_ptr, time_t now)
 	}
 	if (mfp_conf.weight_fs)
 		job.fs_factor = _job_fs_factor(job_ptr);
-	assoc_mgr_unlock(&locks);
+	if (!locked)
+		assoc_mgr_unlock(&locks);
 
 	prio = mf_priority_compute(&cfg, &job, now, &r);
 	if (r.clamped)
 		error("mfprio: %pJ priority %.0f is beyond 32 bits; using "
 		      "%u", job_ptr, r.sum, prio);
 	mfa_factors_store(job_ptr, &r, mfp_conf.weight_tres, tres_cnt);
-	_prio_array(job_ptr, &cfg, &job, &r);
+	_prio_array(job_ptr, &cfg, &job, &r, locked);
 	log_flag(PRIO, "mfprio: %pJ age %.2f assoc %.2f fs %.2f js %.2f part "
 		 "%.2f qos %.2f tres %.2f site %"PRId64" nice %"PRId64" = %u",
 		 job_ptr, r.w_age, r.w_assoc, r.w_fs, r.w_js, r.w_part,
@@ -192,7 +208,7 @@ int mfp_job_reprioritize(void *x, void *arg)
 		return 0;
 	}
 	pass->recomputed++;
-	prio = mfp_job_priority(job_ptr, pass->now);
+	prio = _job_priority(job_ptr, pass->now, pass->assoc_locked);
 	prio = mf_priority_incr_only(mfp_conf.mf_flags, job_ptr->priority,
 				     prio);
 	/* only a new value is news for the job list's readers */
@@ -235,7 +251,8 @@ static void _one_qos(slurmdb_qos_rec_t *qos, void *arg)
  * Caller holds the job write lock.
  */
 static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
-			const mf_prio_job_t *job, const mf_prio_result_t *r)
+			const mf_prio_job_t *job, const mf_prio_result_t *r,
+			bool locked)
 {
 	assoc_mgr_lock_t locks = { .qos = READ_LOCK };
 	int nparts = job_ptr->part_ptr_list ?
@@ -253,7 +270,8 @@ static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
 	w.slot = mfa_job_prio_array(job_ptr, MAX(nparts, 1) * MAX(nqos, 1));
 	mf_prio_result_bind(&pr, r->tres_cnt, pr_buf);
 	mf_prio_result_bind(&w.scratch, r->tres_cnt, scratch_buf);
-	assoc_mgr_lock(&locks);
+	if (!locked)
+		assoc_mgr_lock(&locks);
 	if (!nparts) {
 		w.in_part = r;
 		mfa_job_each_qos(job_ptr, _one_qos, &w);
@@ -275,7 +293,8 @@ static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
 		}
 		list_iterator_destroy(itr);
 	}
-	assoc_mgr_unlock(&locks);
+	if (!locked)
+		assoc_mgr_unlock(&locks);
 	mf_prio_result_clear(&w.scratch);
 	mf_prio_result_clear(&pr);
 }

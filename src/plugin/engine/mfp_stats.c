@@ -49,6 +49,8 @@ static int _write(const char *path, const mfp_cycle_t *c, double lock_ms)
 		"job_lock_priorities_slices %u\n"
 		"job_lock_longest_ms %.3f\n"
 		"assoc_lock_ms %.3f\n"
+		"fairshare_tree_built %d\n"
+		"fairshare_tree_builds %" PRIu64 "\n"
 		"jobs_total %u\n"
 		"jobs_recomputed %u\n"
 		"jobs_changed %u\n"
@@ -59,7 +61,8 @@ static int _write(const char *path, const mfp_cycle_t *c, double lock_ms)
 		"thread_cpu_ms_mean %.3f\n",
 		_cycles, (long) c->start, c->wall_ms, c->cpu_ms, lock_ms,
 		c->lock_charge_ms, c->charge_slices, c->lock_prio_ms, c->slices,
-		c->lock_longest_ms, c->assoc_ms, c->jobs_total,
+		c->lock_longest_ms, c->assoc_ms, c->fs_tree_built,
+		c->fs_tree_builds, c->jobs_total,
 		c->jobs_recomputed, c->jobs_changed, c->jobs_skipped, _cycles,
 		_sum_lock_ms / _cycles, _max_lock_ms, _sum_cpu_ms / _cycles);
 	if (fflush(f) || ferror(f))
@@ -94,12 +97,13 @@ void mfp_stats_cycle_done(const mfp_cycle_t *c)
 		 "(charge %.3f in %u slices + priorities %.3f in %u slices, "
 		 "longest hold "
 		 "%.3f), assoc lock "
-		 "%.3f ms, thread CPU %.3f ms, wall %.3f ms; jobs: %u "
+		 "%.3f ms (tree %s), thread CPU %.3f ms, wall %.3f ms; jobs: %u "
 		 "recomputed, %u changed, %u skipped, %u in all", _cycles,
 		 lock_ms, c->lock_charge_ms, c->charge_slices, c->lock_prio_ms,
 		 c->slices,
 		 longest,
-		 c->assoc_ms, c->cpu_ms, c->wall_ms, c->jobs_recomputed,
+		 c->assoc_ms, c->fs_tree_built ? "built" : "kept", c->cpu_ms,
+		 c->wall_ms, c->jobs_recomputed,
 		 c->jobs_changed, c->jobs_skipped, c->jobs_total);
 
 	if (!mfp_conf.state_dir ||

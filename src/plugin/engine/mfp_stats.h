@@ -9,8 +9,9 @@
  * one line under DebugFlags=Priority:
  *
  *   mfprio: cycle N: job write lock X ms (charge A in Q slices +
- *   priorities B in P slices, longest hold L), assoc lock F ms, thread CPU
- *   C ms, wall W ms; jobs: R recomputed, K changed, S skipped, T in all
+ *   priorities B in P slices, longest hold L), assoc lock F ms (tree
+ *   built|kept), thread CPU C ms, wall W ms; jobs: R recomputed, K
+ *   changed, S skipped, T in all
  *
  * and rewrites StateSaveLocation/mfprio_stats: "key value" lines (the last
  * cycle, and totals since slurmctld started) that `cat` or
@@ -20,6 +21,7 @@
 #ifndef MFPRIO_PLUGIN_MFP_STATS_H
 #define MFPRIO_PLUGIN_MFP_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -37,6 +39,9 @@ typedef struct {
 	double lock_longest_ms;    /* the longest single hold of it */
 	uint32_t slices;           /* holds to set priorities */
 	double assoc_ms;           /* assoc write lock held for fair-share */
+	bool fs_tree_built;        /* the association tree built anew (else
+				    * the one kept from the last cycle) */
+	uint64_t fs_tree_builds;   /* trees built since the plugin loaded */
 	uint32_t jobs_total;       /* jobs in slurmctld's list */
 	uint32_t jobs_recomputed;  /* priorities computed */
 	uint32_t jobs_changed;     /* of those, priority written anew */

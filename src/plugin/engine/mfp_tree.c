@@ -109,19 +109,123 @@ void mfp_tree_apply(const mf_tree_t *tree, mf_fs_algo_t algo)
 	}
 }
 
+/*
+ * The tree is kept from one recomputation to the next: building it (names
+ * looked up, sorted, linked) costs more than computing on it.  What it was
+ * built from is remembered per association, in assoc_mgr's list order; a
+ * recomputation walks that list once, and when every association is the
+ * one remembered (same record, id, parent and raw shares) it only copies
+ * the usage in.  Anything else (an association added, removed, moved or
+ * given other shares) builds the tree anew.  The assoc write lock that
+ * mfp_tree_recompute()'s caller holds guards all of it.
+ */
+typedef struct {
+	slurmdb_assoc_rec_t *rec;
+	slurmdb_assoc_rec_t *parent;
+	uint32_t id;
+	uint32_t shares_raw;
+} _seen_t;
+
+static mf_tree_t *_kept;
+static uint64_t _builds;        /* trees built since the plugin loaded */
+static _seen_t *_seen;          /* one per association of the list */
+static uint32_t _seen_cnt;
+
+typedef struct {
+	uint32_t i;                  /* the next entry of _seen */
+	bool same;
+} _check_t;
+
+static slurmdb_assoc_rec_t *_parent_of(slurmdb_assoc_rec_t *rec)
+{
+	return rec->usage ? rec->usage->parent_assoc_ptr : NULL;
+}
+
+/* list_for_each: is REC the association remembered at this place? */
+static int _check_one(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *rec = x;
+	_check_t *c = arg;
+	_seen_t *s = (c->i < _seen_cnt) ? &_seen[c->i] : NULL;
+
+	if (!s || s->rec != rec || s->id != rec->id ||
+	    s->parent != _parent_of(rec) || s->shares_raw != rec->shares_raw ||
+	    !rec->usage) {
+		c->same = false;
+		return -1;
+	}
+	c->i++;
+	return 0;
+}
+
+/* Remember what TREE was built from: assoc_mgr's list as it is now. */
+static void _remember(mf_tree_t *tree)
+{
+	list_itr_t *itr;
+	slurmdb_assoc_rec_t *rec;
+	uint32_t n = 0;
+
+	_kept = tree;
+	_seen_cnt = list_count(assoc_mgr_assoc_list);
+	_seen = xcalloc(_seen_cnt ? _seen_cnt : 1, sizeof(*_seen));
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((rec = list_next(itr)) && n < _seen_cnt) {
+		_seen[n++] = (_seen_t) { .rec = rec, .parent = _parent_of(rec),
+					 .id = rec->id,
+					 .shares_raw = rec->shares_raw };
+	}
+	list_iterator_destroy(itr);
+}
+
+void mfp_tree_forget(void)
+{
+	if (_kept)
+		mf_tree_destroy(_kept);
+	_kept = NULL;
+	xfree(_seen);
+	_seen_cnt = 0;
+}
+
+/* The kept tree if assoc_mgr's associations are still those it was built
+ * from, with their usage copied in; else NULL. */
+static mf_tree_t *_reuse(void)
+{
+	_check_t c = { .same = true };
+
+	if (!_kept || !assoc_mgr_assoc_list)
+		return NULL;
+	(void) list_for_each(assoc_mgr_assoc_list, _check_one, &c);
+	if (!c.same || c.i != _seen_cnt)
+		return NULL;
+	mf_tree_reset_results(_kept);
+	for (guint i = 0; i < _kept->input_order->len; i++) {
+		mf_assoc_t *a = g_ptr_array_index(_kept->input_order, i);
+		slurmdb_assoc_rec_t *rec = a->data;
+
+		if (rec)
+			a->usage_raw = rec->usage->usage_raw;
+	}
+	return _kept;
+}
+
 int mfp_tree_recompute(const mf_fs_config_t *cfg, mf_error_t *errp)
 {
 	mf_tree_t *tree;
 	int skipped = 0;
 
-	if (!(tree = mfp_tree_build(&skipped, errp)))
-		return -1;
-	if (skipped)
-		debug("mfprio: %d per-partition user associations share "
-		      "their user's fair-share figures", skipped);
+	if (!(tree = _reuse())) {
+		mfp_tree_forget();
+		if (!(tree = mfp_tree_build(&skipped, errp)))
+			return -1;
+		if (skipped)
+			debug("mfprio: %d per-partition user associations "
+			      "share their user's fair-share figures",
+			      skipped);
+		_remember(tree);
+		_builds++;
+	}
 	mf_fairshare_compute(tree, cfg);
 	mfp_tree_apply(tree, cfg->algo);
-	mf_tree_destroy(tree);
 	return 0;
 }
 
@@ -196,4 +300,9 @@ void mfp_tree_set_one(slurmdb_assoc_rec_t *assoc, mf_fs_algo_t algo)
 	assoc->usage->usage_efctv = self.usage_efctv;
 	g_ptr_array_free(fs_children, TRUE);
 	g_free(sibs);
+}
+
+uint64_t mfp_tree_builds(void)
+{
+	return _builds;
 }

@@ -35,10 +35,21 @@ mf_tree_t *mfp_tree_build(int *skipped, mf_error_t *errp);
 void mfp_tree_apply(const mf_tree_t *tree, mf_fs_algo_t algo);
 
 /*
- * Build, compute with CFG and apply, under the caller's assoc WRITE lock.
- * Returns 0, or -1 with errp filled (nothing is written then).
+ * Compute with CFG and apply, under the caller's assoc WRITE lock, on the
+ * tree kept from the last call when assoc_mgr still holds the same
+ * associations (same records, ids, parents and raw shares; only their
+ * usage is read again), else on a tree built anew and kept for the next
+ * call.  Returns 0, or -1 with errp filled (nothing is written then).
  */
 int mfp_tree_recompute(const mf_fs_config_t *cfg, mf_error_t *errp);
+
+/* Free the kept tree (the next recompute builds one).  Under the assoc
+ * WRITE lock, or when no other thread can recompute. */
+void mfp_tree_forget(void);
+
+/* How many trees mfp_tree_recompute() has built (rather than reused) since
+ * the plugin was loaded.  Under the assoc lock, or from the decay thread. */
+uint64_t mfp_tree_builds(void);
 
 /*
  * Usage figures of a single association ASSOC (usage_norm, usage_efctv),
