@@ -144,7 +144,7 @@ for v in "${releases[@]}"; do
 	fi
 done
 # differentials and the long 22.05 ones first
-sort -s -k2,2 -t' ' "$tasks" | awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|usage|snapshot|load|tsan|part-assoc/) ; print (long ? 0 : 1) "\t" $0 }' |
+sort -s -k2,2 -t' ' "$tasks" | awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|usage|snapshot|load|tsan|part-assoc|new-assoc|fs-kept/) ; print (long ? 0 : 1) "\t" $0 }' |
 	sort -s -n -k1,1 | cut -f2- >"$tasks.sorted"
 mv "$tasks.sorted" "$tasks"
 ntasks=$(wc -l <"$tasks")

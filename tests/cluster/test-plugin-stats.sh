@@ -36,6 +36,10 @@ check "a cycle count ($(stat_of cycle))" grep -qE '^cycle [1-9][0-9]*$' "$f"
 check "4 priorities recomputed ($(stat_of jobs_recomputed))" test "$(stat_of jobs_recomputed)" = 4
 check "the held job skipped ($(stat_of jobs_skipped))" test "$(stat_of jobs_skipped)" -ge 1
 check "jobs in all >= 5 ($(stat_of jobs_total))" test "$(stat_of jobs_total)" -ge 5
+# a cycle after the associations came in built the association tree,
+# the next one kept it
+check "the tree kept by the second cycle ($(stat_of fairshare_tree_built))" test "$(stat_of fairshare_tree_built)" = 0
+check "a tree built since the start ($(stat_of fairshare_tree_builds))" test "$(stat_of fairshare_tree_builds)" -ge 1
 for k in job_lock_ms job_lock_priorities_ms job_lock_longest_ms thread_cpu_ms assoc_lock_ms wall_ms job_lock_ms_max; do
 	check "$k is a duration in ms ($(stat_of $k))" \
 		awk -v v="$(stat_of $k)" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/ && v < 60000) }'
@@ -50,7 +54,7 @@ check "priorities set in one slice here ($(stat_of job_lock_priorities_slices))"
 check "usage charged in one slice here ($(stat_of job_lock_charge_slices))" \
 	test "$(stat_of job_lock_charge_slices)" = 1
 check "the log has the cycle line (DebugFlags=Priority)" \
-	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ in [0-9]+ slices \+ priorities [0-9.]+ in [0-9]+ slices, longest hold [0-9.]+\), assoc lock [0-9.]+ ms, thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
+	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ in [0-9]+ slices \+ priorities [0-9.]+ in [0-9]+ slices, longest hold [0-9.]+\), assoc lock [0-9.]+ ms \(tree (built|kept)\), thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
 # every entry point once more with the flag on: sprio, sshare, a
 # reconfigure (settings replaced whole), a job that ends
 sprio -l >/dev/null 2>&1
