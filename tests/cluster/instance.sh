@@ -31,7 +31,8 @@
 # Exports PATH with the release's bin and sbin first, and without the bin or
 # sbin of any other release prefix, so that every client (sshare, sprio,
 # sbatch, sacctmgr, scontrol, squeue, sacct) is the release's own.
-# Functions: slurm_at_least MAJOR.MINOR[.MICRO]
+# Functions: slurm_at_least MAJOR.MINOR[.MICRO], slurm_cannot MODE PATH,
+#   last_ran (the time of the last priority calculation)
 
 # _mfprio_instance_die MESSAGE: a configuration error; ends the caller.
 _mfprio_instance_die() {
@@ -129,6 +130,17 @@ slurm_at_least() {
 	IFS=. read -r a b c <<<"$1"
 	((SLURM_VERSION_NUM > 0 &&
 		SLURM_VERSION_NUM >= 10#$a * 10000 + 10#${b:-0} * 100 + 10#${c:-0}))
+}
+
+# last_ran: the time of this instance's last priority calculation, in
+# seconds since the epoch: the first 8 bytes (big-endian) of
+# priority_last_decay_ran in its StateSaveLocation, which both upstream's
+# plugin and ours write after each calculation; 0 when there is none yet.
+last_ran() {
+	local hex
+	hex=$(od -An -tx1 -N8 "$CLUSTER_DIR/state/priority_last_decay_ran" 2>/dev/null | tr -d ' \n')
+	[[ -n $hex ]] || { echo 0; return; }
+	echo $((16#$hex))
 }
 
 # slurm_cannot MODE PATH: whether the 'slurm' user, which slurmctld and

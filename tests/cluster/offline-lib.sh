@@ -13,8 +13,8 @@
 #   start_live [CONF]     a fresh cluster (upstream's plugin; priority
 #                         settings CONF, default priority-default.conf)
 #                         with the associations of layout-basic.txt
-#   last_ran              the time of the last priority calculation (the
-#                         state file's first 8 bytes, big-endian seconds)
+#   last_ran              (instance.sh) the time of the last priority
+#                         calculation
 #   wait_calc T           until a calculation later than T has run (150 s
 #                         at most; 1 when it did not)
 #   classic_conf          writes $out/priority.conf: the default settings
@@ -77,13 +77,7 @@ classic_conf() {
 	fi
 }
 
-stamp=$DIR/state/priority_last_decay_ran
-last_ran() {
-	local hex
-	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
-	[[ -n $hex ]] || { echo 0; return; }
-	echo $((16#$hex))
-}
+# (last_ran is instance.sh's)
 wait_calc() {
 	local end=$((SECONDS + 150))
 	until (($(last_ran) > $1)); do

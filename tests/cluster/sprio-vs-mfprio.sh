@@ -169,15 +169,6 @@ submit --uid=u2 -A c -p debug --hold -J v11
 submit --uid=u3 -A c -p big -q low --nice=-50 -t 1-0 -J v12
 submitted=$(date +%s)
 
-stamp=$DIR/state/priority_last_decay_ran
-# last_ran: the time of the last priority calculation (the first 8 bytes
-# of the state file, big-endian seconds).
-last_ran() {
-	local hex
-	hex=$(od -An -tx1 -N8 "$stamp" 2>/dev/null | tr -d ' \n')
-	[[ -n $hex ]] || { echo 0; return; }
-	echo $((16#$hex))
-}
 
 # ------------------------------------------------------------ dumps
 SPRIO_P='%i|%r|%u|%Y|%S|%A|%B|%F|%J|%P|%Q|%N|%T'

@@ -228,9 +228,6 @@ dead() {
 check "5: slurmctld ($pid) was stopped in a pass (gdb) and SIGKILL sent" \
 	bash -c "grep -q '\"mfprio_decay\" hit Breakpoint 1, mfp_fairshare_recompute' '$out/gdb.log'"
 check "5: ... and it is dead" dead "$pid"
-last_ran() {
-	echo $((16#$(od -An -t x1 -N 8 "$STATE/priority_last_decay_ran" | tr -d ' \n')))
-}
 l_kill=$(last_ran)
 m=$(log_mark)
 start_ctld killed

@@ -25,9 +25,6 @@ while ((SECONDS < end)) && squeue -h -j "$id" 2>/dev/null | grep -q .; do sleep 
 root_usage() {
 	sshare -n -P -o Account,User,RawUsage | awk -F'|' '$1 == "root" && $2 == "" { print $3 }'
 }
-last_ran() {
-	echo $((16#$(od -An -t x1 -N 8 "$STATE/priority_last_decay_ran" | tr -d ' \n')))
-}
 
 # decay over a restart
 wait_tick "$(date +%s)"
