@@ -7,20 +7,11 @@
 # Expectations: the same figures as the one-cluster fixtures
 # (tests/data/fairshare/opts: hand-computed in fairshare-opts.sh;
 # tests/data/priority/small/expected.txt, hand-computed).
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 F="$TOP_SRCDIR/tests/data/fairshare"
 C="$F/clusters"
 S="$TOP_SRCDIR/tests/data/priority/small"
-TZ=UTC
-export TZ
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp) ref=$(mktemp)
-trap 'rm -f "$out" "$err" "$ref"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
+ref=$T/ref
 
 "$MFPRIO" fairshare --assoc "$F/opts/assoc.txt" --usage "$F/opts/usage.txt" >"$ref" 2>&1
 
@@ -122,5 +113,4 @@ if cmp -s "$out" "$S/expected.txt"
 then ok "ClusterName matched without regard to case"
 else bad "ClusterName matched without regard to case"; fi
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

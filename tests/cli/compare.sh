@@ -4,19 +4,10 @@
 # two jobs whose order a weight swaps, the per-user figures, a no-change
 # case, the half-life what-if, --flags/--damp as shorthands, --json, and
 # usage errors.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 C="$TOP_SRCDIR/tests/data/compare"
 S="$TOP_SRCDIR/tests/data/priority/small"
-TZ=UTC
-export TZ
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp) out2=$(mktemp)
-trap 'rm -f "$out" "$err" "$out2"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -30; }
+out2=$T/out2
 
 # same NAME EXPECTED-FILE-TEXT: stdout ($out) is exactly the text
 same() {
@@ -199,5 +190,4 @@ else bad "--damp 0: exit 2"; fi
 if [ $? -eq 1 ] && grep -q "missing" "$err"; then ok "a missing input: exit 1, named"
 else bad "a missing input: exit 1, named"; fi
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,19 +6,10 @@
 # what it uses instead (the table of doc/config-errors.md, whose mfprio
 # column these rows check), and the figures are those of the value used:
 # a bad setting gives the same sprio rows as the fallback written out.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 S="$TOP_SRCDIR/tests/data/priority/small"
-TZ=UTC
-export TZ
-pass=0 fail=0
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+t=$T
 IN="--jobs $S/jobs.txt --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000"
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$t/err" | head -10; }
 
 # conf NAME SETTING: the small cluster's slurm.conf with SETTING (KEY=VALUE)
 # on its last line, in place of the key's own line; prints that line's number
@@ -130,5 +121,4 @@ n=$(grep -n '^PartitionName=long' "$t/bad.conf" | cut -d: -f1)
 if grep -qxF "mfprio: warning: $t/bad.conf:$n: TRESBillingWeights=CPU=1,Mem=abc: TRES weight 'Mem=abc': 'abc' is not a number; billing by CPUs" "$t/err"
 then ok "TRESBillingWeights garbage: named, billing by CPUs"; else bad "TRESBillingWeights garbage: named, billing by CPUs"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -7,19 +7,9 @@
 # on a line, an Include not on this host) the same results as the plain
 # file (tests/data/priority/small, hand-computed) with a warning naming the
 # file and line.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/conf"
 S="$TOP_SRCDIR/tests/data/priority/small"
-TZ=UTC
-export TZ
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
 
 IN="--jobs $S/jobs.txt --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000"
 
@@ -89,5 +79,4 @@ else echo "# rc=$rc"; bad "a line with no '=' is fatal, with file and line"; fi
 "$MFPRIO" fairshare --conf "$D/bom.conf" --assoc "$S/assoc.txt" >"$out" 2>"$err"
 warns "fairshare names the byte-order mark" "$D/bom.conf:1: the file starts"
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

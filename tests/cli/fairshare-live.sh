@@ -5,12 +5,8 @@
 # took these dumps; jobs ran under a QOS with UsageFactor=1000000 so that
 # whole-number RawUsage keeps six decimals).  Factors must agree to 1e-6,
 # users' RawUsage exactly, accounts' to within the number of users.
-set -u
-: "${MFPRIO:?}" "${TOP_SRCDIR:?}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/fairshare/live"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-pass=0 fail=0
 for c in "fair_tree:" "classic:--flags=NO_FAIR_TREE" \
 	 "classic_damp2:--flags=NO_FAIR_TREE --damp=2" \
 	 "depth_oblivious:--flags=DEPTH_OBLIVIOUS"; do
@@ -38,5 +34,4 @@ for c in "fair_tree:" "classic:--flags=NO_FAIR_TREE" \
 	then echo "ok - $name matches the live sshare"; pass=$((pass + 1))
 	else echo "not ok - $name"; fail=$((fail + 1)); fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -8,16 +8,10 @@
 #      damp 1: 2^(-4/3) = 0.396850; damp 2: 2^(-2/3) = 0.629961
 #   y: NormShares 0.25, EffectvUsage 0 + (1/3 - 0) * 1/2 = 1/6:
 #      damp 1: 2^(-2/3) = 0.629961; damp 2: 2^(-1/3) = 0.793701
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/fairshare/opts"
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp) out2=$(mktemp)
-trap 'rm -f "$out" "$err" "$out2"' EXIT
+out2=$T/out2
 
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
 IN="--assoc $D/assoc.txt --usage $D/usage.txt"
 fs() {
 	# shellcheck disable=SC2086
@@ -72,5 +66,4 @@ fs --set PriorityFlags; rc=$?
 if [ "$rc" -eq 2 ] && grep -qF -- "not KEY=VALUE" "$err"
 then ok "--set without '=': refused"; else echo "# rc=$rc"; bad "--set without '=': refused"; fi
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

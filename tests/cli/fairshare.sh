@@ -2,17 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio fairshare` as an admin runs it: the example snapshot under each
 # algorithm, and every kind of bad input giving FILE:LINE and exit 1.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/fairshare"
 EX="$TOP_SRCDIR/examples/snapshot"
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
 
 # expect_fail NAME EXPECTED-STDERR-SUBSTRING ARGS...
 expect_fail() {
@@ -109,5 +101,4 @@ then ok "bad conf values warn and keep going"; else bad "bad conf values warn an
 expect_row "--release 26.05.3: the same figures" "   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479|0.000000" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE --release 26.05.3
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

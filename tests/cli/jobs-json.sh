@@ -23,20 +23,9 @@
 #   9 --array=7,9                               -> 9_[7,9]
 # On 22.05 job 7 failed at submission (it asked for 3 CPUs) and the QOS
 # job is 10.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 J="$TOP_SRCDIR/tests/data/jobs-json"
-# scontrol -o wrote the one-line times in UTC
-TZ=UTC
-export TZ
-pass=0 fail=0
-tmp=$(mktemp -d)
-out="$tmp/out" err="$tmp/err"
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
+tmp=$T
 
 # same NAME DIR JSON ARGS...: priority over DIR's one-line jobs and over
 # DIR/JSON print the same, and something
@@ -154,5 +143,4 @@ rc=$?
 if [ "$rc" = 0 ] && [ "$(wc -l <"$out")" = 1 ]; then ok "no jobs: header only"
 else echo "# exit $rc"; bad "no jobs: header only"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

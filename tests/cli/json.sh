@@ -6,20 +6,11 @@
 # with the same figures, names with quotes, backslashes, tabs, UTF-8 and
 # an invalid byte come out as the same string, and the settings used are
 # in the output.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data"
 S="$D/priority/small"
 J="$D/json"
-TZ=UTC
-export TZ
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp) tab=$(mktemp)
-trap 'rm -f "$out" "$err" "$tab"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" | head -20; }
+tab=$T/tab
 
 # check NAME PYTHON-CODE: run the code with `doc` the parsed JSON of $out
 # (and `table` the lines of $tab); it prints what is wrong, if anything.
@@ -233,5 +224,4 @@ want(r[7]["user"] == "bad\ufffdbyte", "job 7 %r" % r[7]["user"])
 want(r[101]["factors"]["fairshare"] == 0.25, "fs %r" % r[101]["factors"]["fairshare"])
 '
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

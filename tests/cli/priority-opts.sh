@@ -5,18 +5,9 @@
 # fixture (tests/data/priority/small/expected.txt): rows 101/short 4423,
 # 102/short 8858, 102/long 10058, 106/long 6810; weights age 1000,
 # fair-share 10000, job size 1000, partition 2000, QOS 3000, cpu 400.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 S="$TOP_SRCDIR/tests/data/priority/small"
-TZ=UTC
-export TZ
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
 
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
 pr() {
 	"$MFPRIO" priority --conf "$S/slurm.conf" --jobs "$S/jobs.txt" \
 		--qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" \
@@ -72,5 +63,4 @@ pr --set Foo=1; rc=$?
 if [ "$rc" -eq 2 ] && grep -qF -- "--set 'Foo=1'" "$err"; then ok "--set of a key not a priority key: refused"
 else echo "# rc=$rc"; bad "--set of a key not a priority key: refused"; fi
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -3,21 +3,10 @@
 # `mfprio priority` as an admin runs it: a hand-computed fixture (rows,
 # -P, --explain), the dumps of a real cluster against the sprio -l taken
 # with them, and every kind of bad input giving FILE:LINE and exit 1.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/priority"
 S="$D/small"
 C="$D/cluster"
-# the fixtures' times are UTC (scontrol writes local time)
-TZ=UTC
-export TZ
-pass=0 fail=0
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
 
 BASE="--conf $S/slurm.conf --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000"
 
@@ -361,5 +350,4 @@ if "$MFPRIO" priority --conf "$D/bad-values.conf" --jobs "$S/jobs.txt" \
 then ok "bad settings are warned about, with file:line"
 else bad "bad settings are warned about, with file:line"; fi
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,21 +6,11 @@
 # hand-computed results; the header lines sacctmgr and sshare print
 # without -n; `scontrol show assoc_mgr` dumps (both layouts) and every kind
 # of bad input giving FILE:LINE.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/snapshot"
 EX="$D/example"
 S="$TOP_SRCDIR/tests/data/priority/small"
-TZ=UTC
-export TZ
-pass=0 fail=0
-tmp=$(mktemp -d)
-out=$tmp/out err=$tmp/err
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -20; }
+tmp=$T
 
 # expect_fail NAME RC EXPECTED-STDERR-SUBSTRING COMMAND ARGS...
 expect_fail() {
@@ -316,5 +306,4 @@ if [ "$rc" -eq 1 ] && grep -qF 'cannot run `scontrol show config`' "$err"; then
 else echo "# rc=$rc"; bad "snapshot: no scontrol on PATH"; fi
 expect_fail "snapshot: DIR required" 2 "DIR is required" snapshot
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

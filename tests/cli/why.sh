@@ -2,22 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio why`, `mfprio check` and `mfprio tree`, on fixtures whose
 # figures are worked out by hand below, and on the example snapshot.
-set -u
-: "${MFPRIO:?set MFPRIO to the mfprio binary}"
-: "${TOP_SRCDIR:?set TOP_SRCDIR}"
+. "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 W="$TOP_SRCDIR/tests/data/why"
 K="$TOP_SRCDIR/tests/data/check"
 EX="$TOP_SRCDIR/examples/snapshot"
-TZ=UTC
-export TZ
 unset NO_COLOR
-pass=0 fail=0
-tmp=$(mktemp -d)
-out="$tmp/out" err="$tmp/err"
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; sed 's/^/#   /' "$err" "$out" | head -30; }
+tmp=$T
 
 # has NAME STATUS TEXT... : the last run exited STATUS and its stdout
 # holds every TEXT (a fixed string each)
@@ -279,5 +269,4 @@ rc=$?
 if [ $rc = 2 ] && grep -q "'bogus' is not a time" "$err"; then ok "check --now bogus: a usage error naming it"
 else bad "check --now bogus: a usage error naming it"; fi
 
-echo "# $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
