@@ -128,50 +128,77 @@ static int _split_item(const char *item, char **name, const char **value,
 	return 0;
 }
 
-int mf_tres_weights_parse(const mf_tres_set_t *set, const char *s,
-			  double *weights, mf_error_t *errp)
+/*
+ * Each non-empty "TYPE[/NAME]=VALUE" item of the comma-separated list S,
+ * split (WHAT names the list in messages) and handed to EACH with the
+ * name's position in SET (-1: not a configured TRES).  Stops at the first
+ * item that does not split or that EACH refuses: -1, errp filled.
+ */
+typedef int (*_item_fn)(const mf_tres_set_t *set, const char *item,
+			const char *name, int pos, const char *value,
+			void *arg, mf_error_t *errp);
+
+static int _each_item(const mf_tres_set_t *set, const char *s,
+		      const char *what, _item_fn each, void *arg,
+		      mf_error_t *errp)
 {
 	char **items;
 	int rc = 0;
 
-	memset(weights, 0, sizeof(*weights) * set->cnt);
 	if (!s)
 		return 0;
 	items = g_strsplit(s, ",", -1);
 	for (int i = 0; items[i] && !rc; i++) {
 		char *item = g_strstrip(items[i]);
-		char *name = NULL, *end;
-		const char *value;
-		double w;
-		int pos;
+		char *name = NULL;
+		const char *value = NULL;
 
 		if (!*item)
 			continue;
-		if (_split_item(item, &name, &value, "TRES weight", errp)) {
+		if (_split_item(item, &name, &value, what, errp))
 			rc = -1;
-			break;
-		}
-		pos = mf_tres_find(set, name);
-		errno = 0;
-		w = strtod(value, &end);
-		if (pos < 0)
-			rc = mf_errprintf(errp, "TRES weight '%s': '%s' is not "
-					  "a configured TRES", item, name);
-		else if (end == value || errno || !isfinite(w))
-			rc = mf_errprintf(errp, "TRES weight '%s': '%s' is not "
-					  "a number", item, value);
-		else if (*end && _unit_rank(*end) < 0)
-			rc = mf_errprintf(errp, "TRES weight '%s': unknown unit "
-					  "'%s' (K, M, G, T or P)", item, end);
-		else {
-			if (*end)
-				w /= _unit_scale(_unit_rank(*end),
-						 _base_rank(name));
-			weights[pos] = w;
-		}
+		else
+			rc = each(set, item, name, mf_tres_find(set, name),
+				  value, arg, errp);
 		g_free(name);
 	}
 	g_strfreev(items);
+	return rc;
+}
+
+/* _each_item: one weight, per unit of its TRES's base unit. */
+static int _weight_item(const mf_tres_set_t *set, const char *item,
+			const char *name, int pos, const char *value,
+			void *arg, mf_error_t *errp)
+{
+	double *weights = arg, w;
+	char *end;
+
+	(void) set;
+	errno = 0;
+	w = strtod(value, &end);
+	if (pos < 0)
+		return mf_errprintf(errp, "TRES weight '%s': '%s' is not a "
+				    "configured TRES", item, name);
+	if (end == value || errno || !isfinite(w))
+		return mf_errprintf(errp, "TRES weight '%s': '%s' is not a "
+				    "number", item, value);
+	if (*end && _unit_rank(*end) < 0)
+		return mf_errprintf(errp, "TRES weight '%s': unknown unit "
+				    "'%s' (K, M, G, T or P)", item, end);
+	if (*end)
+		w /= _unit_scale(_unit_rank(*end), _base_rank(name));
+	weights[pos] = w;
+	return 0;
+}
+
+int mf_tres_weights_parse(const mf_tres_set_t *set, const char *s,
+			  double *weights, mf_error_t *errp)
+{
+	int rc;
+
+	memset(weights, 0, sizeof(*weights) * set->cnt);
+	rc = _each_item(set, s, "TRES weight", _weight_item, weights, errp);
 	if (rc)
 		memset(weights, 0, sizeof(*weights) * set->cnt);
 	return rc;
@@ -192,57 +219,51 @@ int mf_tres_priority_weights_parse(const mf_tres_set_t *set, const char *s,
 	return 0;
 }
 
+typedef struct {
+	uint64_t *counts;
+	GPtrArray *unknown;      /* NULL: an unknown TRES is an error */
+} _counts_t;
+
+/* _each_item: one count, in its TRES's base unit. */
+static int _count_item(const mf_tres_set_t *set, const char *item,
+		       const char *name, int pos, const char *value,
+		       void *arg, mf_error_t *errp)
+{
+	_counts_t *c = arg;
+	char *end;
+	double v;
+
+	(void) set;
+	errno = 0;
+	v = strtod(value, &end);
+	if (end == value || errno || !isfinite(v) || v < 0 ||
+	    !isdigit((unsigned char)*value))
+		return mf_errprintf(errp, "TRES '%s': '%s' is not a count",
+				    item, value);
+	if (*end && (_unit_rank(*end) < 0 || end[1]))
+		return mf_errprintf(errp, "TRES '%s': unknown unit '%s' (K, "
+				    "M, G, T or P)", item, end);
+	if (pos < 0 && !c->unknown)
+		return mf_errprintf(errp, "TRES '%s': '%s' is not a "
+				    "configured TRES", item, name);
+	if (pos < 0) {
+		g_ptr_array_add(c->unknown, g_strdup(name));
+		return 0;
+	}
+	if (*end)
+		v *= _unit_scale(_unit_rank(*end), _base_rank(name));
+	if (v >= 18446744073709551615.0)
+		return mf_errprintf(errp, "TRES '%s': count too large", item);
+	c->counts[pos] = (uint64_t)llround(v);
+	return 0;
+}
+
 int mf_tres_counts_parse(const mf_tres_set_t *set, const char *s,
 			 uint64_t *counts, GPtrArray *unknown,
 			 mf_error_t *errp)
 {
-	char **items;
-	int rc = 0;
+	_counts_t c = { counts, unknown };
 
 	memset(counts, 0, sizeof(*counts) * set->cnt);
-	if (!s)
-		return 0;
-	items = g_strsplit(s, ",", -1);
-	for (int i = 0; items[i] && !rc; i++) {
-		char *item = g_strstrip(items[i]);
-		char *name = NULL, *end;
-		const char *value;
-		double v;
-		int pos;
-
-		if (!*item)
-			continue;
-		if (_split_item(item, &name, &value, "TRES", errp)) {
-			rc = -1;
-			break;
-		}
-		pos = mf_tres_find(set, name);
-		errno = 0;
-		v = strtod(value, &end);
-		if (end == value || errno || !isfinite(v) || v < 0 ||
-		    !isdigit((unsigned char)*value))
-			rc = mf_errprintf(errp, "TRES '%s': '%s' is not a "
-					  "count", item, value);
-		else if (*end && (_unit_rank(*end) < 0 || end[1]))
-			rc = mf_errprintf(errp, "TRES '%s': unknown unit "
-					  "'%s' (K, M, G, T or P)", item, end);
-		else if (pos < 0 && !unknown)
-			rc = mf_errprintf(errp, "TRES '%s': '%s' is not a "
-					  "configured TRES", item, name);
-		else if (pos < 0)
-			g_ptr_array_add(unknown, g_strdup(name));
-		else {
-			if (*end)
-				v *= _unit_scale(_unit_rank(*end),
-						 _base_rank(name));
-			if (v >= 18446744073709551615.0)
-				rc = mf_errprintf(errp, "TRES '%s': count too "
-						  "large", item);
-			else
-				counts[pos] = (uint64_t)llround(v);
-		}
-		g_free(name);
-	}
-	g_strfreev(items);
-	return rc;
+	return _each_item(set, s, "TRES", _count_item, &c, errp);
 }
