@@ -134,9 +134,8 @@ static int _split_item(const char *item, char **name, const char **value,
  * name's position in SET (-1: not a configured TRES).  Stops at the first
  * item that does not split or that EACH refuses: -1, errp filled.
  */
-typedef int (*_item_fn)(const mf_tres_set_t *set, const char *item,
-			const char *name, int pos, const char *value,
-			void *arg, mf_error_t *errp);
+typedef int (*_item_fn)(const char *item, const char *name, int pos,
+			const char *value, void *arg, mf_error_t *errp);
 
 static int _each_item(const mf_tres_set_t *set, const char *s,
 		      const char *what, _item_fn each, void *arg,
@@ -158,8 +157,8 @@ static int _each_item(const mf_tres_set_t *set, const char *s,
 		if (_split_item(item, &name, &value, what, errp))
 			rc = -1;
 		else
-			rc = each(set, item, name, mf_tres_find(set, name),
-				  value, arg, errp);
+			rc = each(item, name, mf_tres_find(set, name), value,
+				  arg, errp);
 		g_free(name);
 	}
 	g_strfreev(items);
@@ -167,14 +166,12 @@ static int _each_item(const mf_tres_set_t *set, const char *s,
 }
 
 /* _each_item: one weight, per unit of its TRES's base unit. */
-static int _weight_item(const mf_tres_set_t *set, const char *item,
-			const char *name, int pos, const char *value,
-			void *arg, mf_error_t *errp)
+static int _weight_item(const char *item, const char *name, int pos,
+			const char *value, void *arg, mf_error_t *errp)
 {
 	double *weights = arg, w;
 	char *end;
 
-	(void) set;
 	errno = 0;
 	w = strtod(value, &end);
 	if (pos < 0)
@@ -225,15 +222,13 @@ typedef struct {
 } _counts_t;
 
 /* _each_item: one count, in its TRES's base unit. */
-static int _count_item(const mf_tres_set_t *set, const char *item,
-		       const char *name, int pos, const char *value,
-		       void *arg, mf_error_t *errp)
+static int _count_item(const char *item, const char *name, int pos,
+		       const char *value, void *arg, mf_error_t *errp)
 {
 	_counts_t *c = arg;
 	char *end;
 	double v;
 
-	(void) set;
 	errno = 0;
 	v = strtod(value, &end);
 	if (end == value || errno || !isfinite(v) || v < 0 ||
