@@ -69,14 +69,12 @@ by_user() {
 	tail -n +2 "$1" | awk '{ $1 = $3; print }' | sort
 }
 
-stamp() { stat -c %Y "$STATE/priority_last_decay_ran" 2>/dev/null || echo 0; }
-
 # round NAME: one plugin, restarted (see above); "between" and "after"
 round() {
 	local name=$1 so=$2 s0 t j8 j9
 	restart_ctld "$name" || { not_ok "$name: restart"; return 1; }
 	check "$name: plugin loaded ($(loaded_so))" loaded_is "$so"
-	s0=$(stamp)
+	s0=$(last_ran)
 	sacctmgr -i add user u8 account=c fairshare=1 >"$out/$name.sacctmgr" 2>&1
 	sacctmgr -i add account g parent=d fairshare=5 description=g organization=mfprio \
 		>>"$out/$name.sacctmgr" 2>&1
@@ -91,7 +89,7 @@ round() {
 	j9=$(sbatch --parsable --uid=u9 -A g -n 1 -D /tmp -o /dev/null --wrap 'sleep 60')
 	check "$name: jobs of the new users pend ($j8 $j9)" test -n "$j8" -a -n "$j9"
 	capture "$name-between"
-	check "$name: captured before the next pass (stamp $(stamp) = $s0)" test "$(stamp)" = "$s0"
+	check "$name: captured before the next pass (last calculation $(last_ran) = $s0)" test "$(last_ran)" = "$s0"
 	t=$(date +%s)
 	wait_tick "$t" || not_ok "$name: next pass"
 	capture "$name-after"

@@ -43,7 +43,7 @@ restart() {
 	}
 }
 
-# sprio_by_user LABEL: sprio -l, the job id replaced by the user (the same
+# capture LABEL: sprio -l, the job id replaced by the user (the same
 # jobs in every capture: one each)
 capture() {
 	sprio -l >"$out/$1.raw"
