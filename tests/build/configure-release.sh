@@ -6,7 +6,9 @@
 #     26.11.0): an error naming the release and the ones it knows;
 #   - a known release whose version is not the slurmctld's that will run
 #     it (SLURMCTLD=...): an error naming both;
-#   - a tree that is not configured (no config.h): an error saying so.
+#   - a tree that is not configured (no config.h): an error saying so;
+#   - SLURMCTLD=none skips the slurmctld comparison (package builds);
+#   - every release of release/releases.tsv is taken, with its family.
 # Each case uses a stand-in source tree with only the files configure reads.
 # Usage: configure-release.sh   (from anywhere; needs the generated configure)
 set -uo pipefail
@@ -24,7 +26,13 @@ tree() {
 	mkdir -p "$1/src/slurmctld" "$1/slurm"
 	: >"$1/src/slurmctld/slurmctld.h"
 	echo "#define SLURM_VERSION_STRING \"$2\"" >"$1/config.h"
-	: >"$1/slurm/slurm_version.h"
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- "$1" $2
+	cat >"$1/slurm/slurm_version.h" <<-EOF
+	#define SLURM_VERSION_NUM(a, b, c) (((a) << 16) + ((b) << 8) + (c))
+	#define SLURM_VERSION_NUMBER SLURM_VERSION_NUM($((10#$2)), $((10#$3)), $((10#$4)))
+	EOF
 }
 
 # a fake slurmctld that says VERSION
@@ -66,5 +74,45 @@ mkdir -p "$work/bare/src/slurmctld" && : >"$work/bare/src/slurmctld/slurmctld.h"
 expect_error unconfigured "has no config.h" SLURMCTLD="$work/ctld-2205" -- \
 	--with-slurm-source="$work/bare"
 expect_error missing "no src/slurmctld/slurmctld.h" -- --with-slurm-source="$work/nowhere"
+
+# expect_ok NAME PATTERN [VAR=VALUE...] -- CONFIGURE-ARGS: configure
+# succeeds and its output has PATTERN
+expect_ok() {
+	local name=$1 pattern=$2 log=$work/$1.log
+	shift 2
+	local -a envs=()
+	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+	shift
+	mkdir -p "$work/b-$name"
+	if ! (cd "$work/b-$name" && env "${envs[@]}" "$top/configure" "$@") >"$log" 2>&1; then
+		not_ok "$name: configure failed:"; tail -n 3 "$log"
+	elif grep -q -- "$pattern" "$log"; then
+		ok "$name: $(grep -- "$pattern" "$log" | head -n 1)"
+	else
+		not_ok "$name: no '$pattern' in configure's output"
+	fi
+}
+# a package build: the host's slurmctld (22.05.8 here) is not the release
+# the plugin is built for, and SLURMCTLD=none says not to compare them
+expect_ok none "SLURMCTLD=none: not checking" SLURMCTLD=none -- \
+	--with-slurm-source="$work/s2411"
+# the family comes from release/releases.tsv: every series it lists is
+# taken, with the family the table gives
+while IFS= read -r v; do
+	fam=$("$top/release/releases.sh" get "$v" family)
+	tree "$work/t-$v" "$v"
+	expect_ok "table-$v" "family for Slurm $v\.\.\. $fam" SLURMCTLD=none -- \
+		--with-slurm-source="$work/t-$v"
+	# and the plugin's own choice (src/plugin/adapter/releases.h, from
+	# slurm_version.h) is the table's family
+	printf '#include "releases.h"\n#if MFA_FAMILY != MFA_FAMILY_%s\n#error family\n#endif\n' \
+		"${fam/./}" >"$work/family.c"
+	if gcc -fsyntax-only -I"$work/t-$v" -I"$top/src/plugin/adapter" "$work/family.c" \
+		>"$work/family-$v.log" 2>&1; then
+		ok "releases.h chooses family $fam for $v, as the table says"
+	else
+		not_ok "releases.h does not choose family $fam for $v:"; cat "$work/family-$v.log"
+	fi
+done < <("$top/release/releases.sh" tested)
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

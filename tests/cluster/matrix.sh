@@ -32,9 +32,8 @@
 #   (22.05 only)   the other test-*.sh (among them test-snapshot.sh: mfprio
 #                  snapshot, then --snapshot against live sshare and sprio)
 #                  and sprio-vs-mfprio.sh
-# Live releases (22.05.8, 23.11.11, 24.11.7, 25.11.7, 26.05.3) run all
-# their checks; the others (23.02.8, 24.05.8, 25.05.8) build, load and one
-# differential (fair_tree).
+# The releases, and which run all their checks ("live") and which only
+# build, load and one differential (fair_tree), are release/releases.tsv's.
 #
 # Environment:
 #   MFPRIO_TOP              the source tree (default: this script's ../..)
@@ -60,8 +59,13 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 lanes=${MFPRIO_MATRIX_LANES:-8}
 first=${MFPRIO_MATRIX_FIRST:-1}
-LIVE=" 22.05.8 23.11.11 24.11.7 25.11.7 26.05.3 "
-read -ra releases <<<"${MFPRIO_MATRIX_RELEASES:-22.05.8 $("$here/slurm-release.sh" list | tr '\n' ' ')}"
+# the releases and what each runs: release/releases.tsv
+rtable=$top/release/releases.sh
+LIVE=" $("$rtable" tested checks=live | tr '\n' ' ') "
+# Debian's own Slurm (the installed package, built by run-all as the main
+# build), which also runs every other cluster test of this directory
+DEBIAN=$("$rtable" tested source=debian | head -n 1)
+read -ra releases <<<"${MFPRIO_MATRIX_RELEASES:-$("$rtable" tested | tr '\n' ' ')}"
 results=$out/results        # lines: RELEASE|CHECK|PASS or FAIL|log
 : >"$results"
 : >"$out/missing"
@@ -76,7 +80,7 @@ mkdir -p "$install_root" && chmod 755 "$install_root"
 declare -A prefix so
 for v in "${releases[@]}"; do
 	log=$out/build-$v.log
-	if [[ $v == 22.05.8 ]]; then
+	if [[ $v == "$DEBIAN" ]]; then
 		prefix[$v]=""
 		so[$v]=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
 		if [[ -f ${so[$v]} ]]; then result "$v" build PASS; else
@@ -131,7 +135,7 @@ for v in "${releases[@]}"; do
 		echo "$v diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree" >>"$tasks"
 		echo "$v loads test-plugin-loads.sh" >>"$tasks"
 	fi
-	if [[ $v == 22.05.8 ]]; then
+	if [[ $v == "$DEBIAN" ]]; then
 		echo "$v flags test-plugin-differential-flags.sh" >>"$tasks"
 		for t in "$here"/test-*.sh; do
 			n=$(basename "$t" .sh)

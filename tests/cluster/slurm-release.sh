@@ -30,15 +30,16 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${MFPRIO_SLURM_RELEASE_CACHE:-/var/cache/mfprio/release}
 
-# The SchedMD releases of the matrix (22.05.8 is Debian bookworm's package,
-# handled by slurm-source.sh).
-RELEASES=(23.02.8 23.11.11 24.05.8 24.11.7 25.05.8 25.11.7 26.05.3)
-
 BUILD_DEPS=(libmunge-dev libmariadb-dev libjson-c-dev libyaml-dev liblz4-dev
 	libhwloc-dev libpam0g-dev libreadline-dev)
 
 say() { printf 'slurm-release: %s\n' "$*" >&2; }
 die() { printf 'slurm-release: error: %s\n' "$*" >&2; exit 1; }
+
+# The SchedMD releases of the matrix: release/releases.tsv's rows built
+# from a tarball (Debian's own is handled by slurm-source.sh).
+mapfile -t RELEASES < <("$top/release/releases.sh" tested source!=debian)
+[[ ${#RELEASES[@]} -gt 0 ]] || die "no release in $top/release/releases.tsv"
 
 # source_dirs: where tarballs are looked for, in order.
 source_dirs() {
