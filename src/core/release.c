@@ -4,13 +4,12 @@
 #include <string.h>
 
 #include "release.h"
+#include "release_table.h"
 
-/* The releases SchedMD published that mfprio has an adapter for. */
-static const mf_release_t known[] = {
-	MF_RELEASE(22, 5), MF_RELEASE(23, 2), MF_RELEASE(23, 11),
-	MF_RELEASE(24, 5), MF_RELEASE(24, 11), MF_RELEASE(25, 5),
-	MF_RELEASE(25, 11), MF_RELEASE(26, 5),
-};
+/* The series of release/releases.tsv (src/release_table.h). */
+#define KNOWN_ROW(major, minor, family) MF_RELEASE(major, minor),
+static const mf_release_t known[] = { MF_RELEASE_TABLE(KNOWN_ROW) };
+#undef KNOWN_ROW
 #define KNOWN_CNT (sizeof(known) / sizeof(known[0]))
 
 bool mf_release_known(mf_release_t rel)
@@ -67,8 +66,7 @@ int mf_release_parse(const char *text, mf_release_t *out, mf_error_t *errp)
 	rel = MF_RELEASE(major, minor);
 	if (!mf_release_known(rel))
 		return mf_errprintf(errp, "Slurm release '%s' is not one mfprio "
-				    "knows (22.05, 23.02, 23.11, 24.05, 24.11, "
-				    "25.05, 25.11, 26.05)", text);
+				    "knows (" MF_RELEASES_LIST ")", text);
 	*out = rel;
 	return 0;
 bad:

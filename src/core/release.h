@@ -11,7 +11,8 @@
  *     (22.05: the unsigned difference, a huge share held at 1.0).  The
  *     node count is the live nodes' (slurmctld's active_node_record_count)
  *     from 23.02, all node slots' before: the caller's business.
- * Everything else the core computes is the same from 22.05 to 26.05.
+ * Everything else the core computes is the same in every release of
+ * release/releases.tsv.
  * Pure functions; no logging.
  */
 #ifndef MFPRIO_RELEASE_H
@@ -38,7 +39,7 @@ int mf_release_parse(const char *text, mf_release_t *out, mf_error_t *errp);
 /* "23.02" for MF_RELEASE(23, 2), into BUF (at least 8 bytes); returns BUF. */
 const char *mf_release_name(mf_release_t rel, char *buf);
 
-/* Is REL one of the releases mfprio supports (22.05 to 26.05)? */
+/* Is REL one of the releases mfprio supports (release/releases.tsv)? */
 bool mf_release_known(mf_release_t rel);
 
 /* Does REL compute the job size factor the 23.02 way (see above)? */
