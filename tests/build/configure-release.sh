@@ -3,7 +3,7 @@
 # configure-release.sh: ./configure --with-slurm-source refuses what it must.
 #
 #   - a source tree of a release mfprio has no adapter for (21.08.8,
-#     26.11.0): an error naming the release and the ones it knows;
+#     27.05.0): an error naming the release and the ones it knows;
 #   - a known release whose version is not the slurmctld's that will run
 #     it (SLURMCTLD=...): an error naming both;
 #   - a tree that is not configured (no config.h): an error saying so;
@@ -62,10 +62,10 @@ fake_ctld "$work/ctld-2108" 21.08.8
 tree "$work/s2108" 21.08.8
 expect_error old "21.08.8 is not a release mfprio knows" SLURMCTLD="$work/ctld-2108" -- \
 	--with-slurm-source="$work/s2108"
-fake_ctld "$work/ctld-2611" 26.11.0
-tree "$work/s2611" 26.11.0
-expect_error newer "26.11.0 is not a release mfprio knows" SLURMCTLD="$work/ctld-2611" -- \
-	--with-slurm-source="$work/s2611"
+fake_ctld "$work/ctld-2705" 27.05.0
+tree "$work/s2705" 27.05.0
+expect_error newer "27.05.0 is not a release mfprio knows" SLURMCTLD="$work/ctld-2705" -- \
+	--with-slurm-source="$work/s2705"
 fake_ctld "$work/ctld-2205" 22.05.8
 tree "$work/s2411" 24.11.7
 expect_error mismatch "is 24.11.7 but .* is 22.05.8" SLURMCTLD="$work/ctld-2205" -- \

@@ -49,10 +49,16 @@ source_dirs() {
 
 # find_source VERSION: print the tarball or tree of VERSION, or fail.
 find_source() {
-	local v=$1 d f
+	local v=$1 d f named=""
+	# the tarball release/releases.tsv names for the release it tests
+	# (slurm-26.11.0-pre.tar.gz for 26.11.0-0rc1), then the usual names
+	if [[ $("$top/release/releases.sh" get "$v" tested 2>/dev/null) == "$v" ]]; then
+		named=$("$top/release/releases.sh" get "$v" source)
+		[[ $named == *.tar* ]] || named=""
+	fi
 	while read -r d; do
 		[[ -d $d ]] || continue
-		for f in "$d/slurm-$v.tar.gz" "$d/slurm-$v.tar.bz2"; do
+		for f in ${named:+"$d/$named"} "$d/slurm-$v.tar.gz" "$d/slurm-$v.tar.bz2"; do
 			[[ -f $f ]] && { echo "$f"; return 0; }
 		done
 		if [[ -f $d/slurm-$v/src/slurmctld/slurmctld.h ]]; then
