@@ -27,8 +27,9 @@ tree() {
 	: >"$1/src/slurmctld/slurmctld.h"
 	echo "#define SLURM_VERSION_STRING \"$2\"" >"$1/config.h"
 	local IFS=.
+	# MAJOR.MINOR.MICRO of VERSION (26.11.0-0rc1: the release part dropped)
 	# shellcheck disable=SC2086
-	set -- "$1" $2
+	set -- "$1" ${2%%-*}
 	cat >"$1/slurm/slurm_version.h" <<-EOF
 	#define SLURM_VERSION_NUM(a, b, c) (((a) << 16) + ((b) << 8) + (c))
 	#define SLURM_VERSION_NUMBER SLURM_VERSION_NUM($((10#$2)), $((10#$3)), $((10#$4)))
