@@ -43,8 +43,16 @@ command -v "$cc" >/dev/null || die "no $cc: install clang (tests/install-deps)"
 # ---------------------------------------------------------------- build
 mkdir -p "$build/obj" "$build/bin" || die "cannot create $build"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+# src/release_table.h, which configure writes in a build tree, from the
+# release table itself (the fuzz build has no configure)
+mkdir -p "$build/gen" || die "cannot create $build/gen"
+sh "$top/release/releases.sh" c-header >"$build/gen/release_table.h.tmp" &&
+	{ cmp -s "$build/gen/release_table.h.tmp" "$build/gen/release_table.h" ||
+	  mv -f "$build/gen/release_table.h.tmp" "$build/gen/release_table.h"; } ||
+	die "release/releases.sh c-header failed"
+rm -f "$build/gen/release_table.h.tmp"
 cflags=(-g -O1 -std=gnu11 -fno-omit-frame-pointer "${san[@]}"
-	-I"$top" -I"$top/src/core" -I"$top/src/cmd"
+	-I"$top" -I"$top/src/core" -I"$top/src/cmd" -I"$build/gen"
 	$(pkg-config --cflags glib-2.0))
 libs=($(pkg-config --libs glib-2.0) -lm)
 # the parsers and what they call: the whole core, and the readers of the
@@ -56,7 +64,7 @@ cflags+=($(pkg-config --cflags json-glib-1.0))
 libs=($(pkg-config --libs json-glib-1.0) "${libs[@]}")
 objs=()
 # a header newer than an object rebuilds it
-newest_h=$(ls -t "$top"/src/core/*.h "$top"/src/cmd/*.h | head -n 1)
+newest_h=$(ls -t "$top"/src/core/*.h "$top"/src/cmd/*.h "$build/gen/release_table.h" | head -n 1)
 for src in "${srcs[@]}"; do
 	obj=$build/obj/$(basename "${src%.c}").o
 	objs+=("$obj")
