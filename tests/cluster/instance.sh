@@ -16,8 +16,10 @@
 #                    lock      /tmp/mfprio-cluster.lock   /tmp/mfprio-cluster-N.lock
 #   MFPRIO_CLUSTER_DIR       overrides the directory (names and ports stay
 #                            those of the instance)
-#   MFPRIO_SLURM_PREFIX      empty: Debian's packaged Slurm (/usr/sbin,
-#                            /usr/bin, plugins in /usr/lib/<arch>/slurm-wlm);
+#   MFPRIO_SLURM_PREFIX      empty: the packaged Slurm (/usr/sbin,
+#                            /usr/bin, plugins in /usr/lib/<arch>/slurm-wlm,
+#                            Debian's, else /usr/lib/<arch>/slurm, SchedMD's
+#                            slurm-smd packages);
 #                            set: a SchedMD release installed with
 #                            --prefix=PREFIX (PREFIX/sbin, PREFIX/bin,
 #                            plugins in PREFIX/lib/slurm)
@@ -73,7 +75,9 @@ else
 	SLURM_SBIN=/usr/sbin
 	SLURM_BIN=/usr/bin
 	SLURM_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
-	for _mfprio_d in /usr/lib/*/slurm-wlm; do
+	# Debian's packages (slurm-wlm-basic-plugins), else SchedMD's own
+	# (slurm-smd, from the debian/ of a Slurm tarball: .../slurm)
+	for _mfprio_d in /usr/lib/*/slurm-wlm /usr/lib/*/slurm; do
 		if [[ -e $_mfprio_d/priority_multifactor.so ]]; then
 			SLURM_PLUGIN_DIR=$_mfprio_d
 			break
@@ -119,6 +123,8 @@ fi
 
 if [[ -n $SLURM_PREFIX ]]; then
 	SLURM_RELEASE="Slurm ${SLURM_VERSION:-?} ($SLURM_PREFIX)"
+elif [[ $SLURM_PLUGIN_DIR == */slurm ]]; then
+	SLURM_RELEASE="Slurm ${SLURM_VERSION:-?} (SchedMD's package)"
 else
 	SLURM_RELEASE="Slurm ${SLURM_VERSION:-?} (Debian's package)"
 fi

@@ -5,7 +5,8 @@
 #   - dpkg-buildpackage -b -us -uc builds it, in a copy of the tree under
 #     /var/tmp (nothing is written beside the tree), and lintian reports
 #     no error and no warning;
-#   - it depends on exactly the installed slurmctld and holds the plugin in
+#   - it depends on the controller of exactly the installed release
+#     (release/releases.sh deb-depends) and holds the plugin in
 #     /usr/lib/<multiarch>/mfprio/slurm, the command and its man page;
 #   - installed: /usr/bin/mfprio --version says configure.ac's version and
 #     man -w finds the page (in /usr/share/man, whatever else is installed); no file of Slurm's packages changed, Slurm's
@@ -139,8 +140,13 @@ check "lintian: no error or warning ($(grep -cE '^[EW]: ' "$scratch/lintian.log"
 grep -E '^[EWP]: ' "$scratch/lintian.log"
 
 depends=$(dpkg-deb -f "$deb" Depends)
-check "depends on exactly the installed slurmctld ($ctld_version)" \
-	grep -qF "slurmctld (= $ctld_version)" <<<"$depends"
+# the controller of exactly the installed upstream release, in the form
+# release/releases.sh deb-depends gives (any packaging revision of it)
+ctld_upstream=${ctld_version#*:}
+ctld_upstream=${ctld_upstream%%-*}
+want_dep=$("$top/release/releases.sh" deb-depends "$ctld_upstream")
+check "depends on the controller of exactly Slurm $ctld_upstream ($want_dep)" \
+	grep -qF "$want_dep" <<<"$depends"
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents"
 for f in "$plugdir/priority_multifactor.so" /usr/bin/mfprio /usr/share/man/man1/mfprio.1.gz; do
 	check "the package holds $f" grep -qx "$f" "$scratch/contents"

@@ -1,0 +1,348 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-smd-deb.sh: mfprio's Debian package beside SchedMD's own Slurm
+# packages (slurm-smd, slurm-smd-slurmctld, ...), on a machine without
+# Debian's Slurm, from build to removal.
+#
+# In a fresh minimal bookworm chroot (chroot-lib.sh; MFPRIO_SMD_CHROOT,
+# default /var/tmp/mfprio-smd-chroot), which has no Debian Slurm package:
+#   - SchedMD's .debs of the release (smd-debs.sh builds or reuses them),
+#     slurm-smd, -slurmctld, -slurmd, -slurmdbd, -client, install with munge
+#     and mariadb-server from Debian;
+#   - mfprio's tree (git ls-files) is copied in, its Build-Depends install
+#     and dpkg-checkbuilddeps is content; dpkg-buildpackage builds it
+#     against the same release's tarball (MFPRIO_SLURM_TARBALL), make check
+#     included; lintian (on the host) reports no error or warning; it
+#     depends on the controller of exactly that release
+#     (release/releases.sh deb-depends), SchedMD's slurm-smd-slurmctld among
+#     the alternatives;
+#   - apt installs it; no file of SchedMD's packages changes;
+#   - a real cluster (tests/cluster/cluster.sh, instance
+#     MFPRIO_CLUSTER_INSTANCE, default 31: ports 17127-17129, no host test
+#     uses them) with the installed plugin directory first on PluginDir:
+#     slurmctld maps our installed priority_multifactor.so and logs it,
+#     sprio and sshare answer; MariaDB listens on no TCP port;
+#   - the differential (tests/cluster/test-plugin-differential.sh,
+#     MFPRIO_DIFF_ONLY=fair_tree unless MFPRIO_SMD_DIFF_CASES says
+#     otherwise): the same state under SchedMD's package's own
+#     priority_multifactor.so and under ours gives the same sshare and sprio
+#     figures;
+#   - the cluster stops, apt-get purge removes the package and every path
+#     it installed, and leaves SchedMD's files as they were;
+#   - the chroot is removed: every process whose root is the chroot is
+#     stopped (by pid, through /proc/PID/root), everything under it is
+#     unmounted first.
+# A chroot, mounts or daemons an earlier run left are removed first.  The
+# host's own daemons and test clusters are never touched.
+#
+# Usage: test-smd-deb.sh [VERSION]    (default 24.11.7; a release whose
+#                                     packages column lists slurm-smd-slurmctld)
+# Environment:
+#   MFPRIO_SMD_CHROOT        the chroot directory
+#   MFPRIO_CLUSTER_INSTANCE  the cluster instance inside (default 31)
+#   MFPRIO_SMD_DIFF_CASES    the differential's cases (default fair_tree;
+#                            "none" skips it)
+#   MFPRIO_KEEP=1            keep the chroot (stopped and unmounted) and logs
+#   MFPRIO_CHROOT_CACHE, MFPRIO_SMD_DEB_CACHE, MFPRIO_SLURM_TARBALLS:
+#                            see chroot-lib.sh and smd-debs.sh
+# (dpkg-query's ${Status} formats are in single quotes on purpose)
+# shellcheck disable=SC2016
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=chroot-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/chroot-lib.sh"
+
+version=${1:-24.11.7}
+root=${MFPRIO_SMD_CHROOT:-/var/tmp/mfprio-smd-chroot}
+instance=${MFPRIO_CLUSTER_INSTANCE:-31}
+diff_cases=${MFPRIO_SMD_DIFF_CASES:-fair_tree}
+
+pass=0
+fail=0
+t0=$SECONDS
+say() { printf 'test-smd-deb: [%3ds] %s\n' $((SECONDS - t0)) "$*"; }
+ok() { pass=$((pass + 1)); say "ok: $*"; }
+not_ok() { fail=$((fail + 1)); say "FAILED: $*"; }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+# shellcheck disable=SC2317  # called through check
+not() { ! "$@"; }
+# (set -o pipefail: no "| grep -q" after a command that may still write when
+# grep has seen its match and gone, as chroot_pids does: "| grep >/dev/null")
+# inside CMD...: CMD inside the chroot
+inside() { chroot_run "$root" "$@"; }
+# in_cluster CMD...: CMD inside, with the cluster's instance and slurm.conf
+in_cluster() {
+	chroot_run "$root" env MFPRIO_CLUSTER_INSTANCE="$instance" \
+		SLURM_CONF="$cdir/etc/slurm.conf" "$@"
+}
+finish() {
+	trap - EXIT
+	cleanup
+	say "took $((SECONDS - t0)) s"
+	echo "$pass passed, $fail failed"
+	[[ $fail -eq 0 ]]
+	exit
+}
+abort() {
+	not_ok "$*"
+	finish
+}
+
+[[ $(id -u) -eq 0 ]] || { say "must run as root"; echo "0 passed, 1 failed"; exit 1; }
+if ! [[ $instance =~ ^[0-9]+$ ]] || ((instance < 1 || instance > 99)); then
+	say "MFPRIO_CLUSTER_INSTANCE=$instance: 1-99"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+cdir=/var/tmp/mfprio-cluster-$instance
+ctld_port=$((16817 + 10 * instance))
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) ||
+	{ say "dpkg-architecture failed (apt-get install dpkg-dev)"; echo "0 passed, 1 failed"; exit 1; }
+plugdir=/usr/lib/$multiarch/mfprio/slurm
+smd_plugdir=/usr/lib/$multiarch/slurm
+
+# one run at a time (the chroot and the instance's ports are fixed)
+exec 7>/tmp/mfprio-test-smd-deb.lock
+flock -w 3600 7 || { say "another test-smd-deb.sh holds /tmp/mfprio-test-smd-deb.lock"; echo "0 passed, 1 failed"; exit 1; }
+
+logs=$(mktemp -d /var/tmp/mfprio-smd-deb-logs-XXXXXX)
+chmod 755 "$logs"
+say "Slurm $version, chroot $root, cluster instance $instance (ports $ctld_port-$((ctld_port + 2))), logs $logs"
+
+cleanup() {
+	if [[ -x $root/build/mfprio/tests/cluster/cluster.sh && -d $root/proc/self ]]; then
+		in_cluster /build/mfprio/tests/cluster/cluster.sh stop >>"$logs/stop.log" 2>&1
+	fi
+	if [[ ${MFPRIO_KEEP:-} == 1 ]]; then
+		chroot_stop "$root"
+		chroot_umount "$root"
+		say "chroot kept in $root (stopped, unmounted)"
+	else
+		chroot_remove "$root" || say "could not remove $root"
+	fi
+	if [[ $fail -eq 0 && ${MFPRIO_KEEP:-} != 1 ]]; then
+		rm -rf "$logs"
+	else
+		say "logs kept in $logs"
+	fi
+}
+trap 'fail=$((fail + 1)); cleanup' EXIT
+# interrupted: still clean up (the EXIT trap)
+trap 'say "interrupted"; exit 1' INT TERM HUP
+
+# ---------------------------------------------------------------- leftovers
+if [[ -e $root ]]; then
+	left=$(chroot_pids "$root" | wc -l)
+	say "removing the chroot an earlier run left ($left processes, $(chroot_mounts "$root" | wc -l) mounts)"
+fi
+chroot_remove "$root" || abort "removing the left-over chroot $root"
+check "no chroot, process or mount left from an earlier run" \
+	eval "[[ ! -e $root && -z \$(chroot_mounts $root) ]]"
+# the instance's ports must be free (a host test on them would meet ours)
+busy=$(ss -Htln 2>/dev/null | awk '{ print $4 }' | grep -E ":($ctld_port|$((ctld_port + 1))|$((ctld_port + 2)))\$")
+[[ -z $busy ]] || abort "the ports of instance $instance are in use on this machine ($busy): choose another MFPRIO_CLUSTER_INSTANCE"
+
+# ---------------------------------------------------------------- SchedMD's .debs
+say "SchedMD's .debs of Slurm $version (tests/package/smd-debs.sh; log $logs/smd-debs.log)"
+debdir=$("$here/smd-debs.sh" "$version" 7>&- 2>"$logs/smd-debs.log" | tail -n 1)
+[[ -n $debdir && -f $debdir/.mfprio-built ]] ||
+	{ tail -n 20 "$logs/smd-debs.log"; abort "smd-debs.sh $version"; }
+ok "SchedMD's .debs of $version in $debdir ($(grep -c '^deb ' "$debdir/.mfprio-built") packages, built in $(awk '$1 == "build_seconds" { print $2 }' "$debdir/.mfprio-built") s)"
+tarball=$("$top/tests/cluster/slurm-release.sh" find "$version" 2>/dev/null)
+[[ -f $tarball ]] || abort "no tarball of Slurm $version"
+
+# ---------------------------------------------------------------- chroot
+say "creating the chroot (log $logs/chroot.log)"
+chroot_create "$root" "$logs/chroot.log" || abort "creating the chroot (see $logs/chroot.log)"
+ok "a minimal bookworm in $root, mounted"
+
+mkdir -p "$root/debs"
+smd_pkgs=(slurm-smd slurm-smd-slurmctld slurm-smd-slurmd slurm-smd-slurmdbd slurm-smd-client)
+smd_files=()
+for p in "${smd_pkgs[@]}"; do
+	f=$(find "$debdir" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
+	[[ -n $f ]] || abort "no $p .deb in $debdir"
+	cp "$f" "$root/debs/"
+	smd_files+=("./debs/${f##*/}")
+done
+say "installing ${smd_pkgs[*]}, munge and mariadb-server (log $logs/apt.log)"
+chroot_apt_install "$root" "$logs/apt.log" "${smd_files[@]}" munge mariadb-server mariadb-client \
+	python3 || { tail -n 20 "$logs/apt.log"; abort "apt-get install of SchedMD's .debs and the services"; }
+for p in "${smd_pkgs[@]}"; do
+	check "$p is installed ($(inside dpkg-query -W -f '${Version}' "$p" 2>/dev/null))" \
+		eval "inside dpkg-query -W -f '\${Status}' $p 2>/dev/null | grep 'install ok installed' >/dev/null"
+done
+debian_slurm=$(inside dpkg-query -W -f '${Package} ${Status}\n' slurmctld slurm-wlm-basic-plugins libslurm-dev slurm-client 2>/dev/null |
+	grep 'install ok installed')
+check "no Debian Slurm package in the chroot" test -z "$debian_slurm"
+check "SchedMD's own plugin is $smd_plugdir/priority_multifactor.so" test -f "$root$smd_plugdir/priority_multifactor.so"
+# SchedMD's packages make no slurm user: an administrator does
+inside id slurm >/dev/null 2>&1 ||
+	inside useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin slurm
+
+# ---------------------------------------------------------------- build
+mkdir -p "$root/build/mfprio"
+if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -z -c -o --exclude-standard |
+		while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
+		tar --null -T - -cf -) | tar -C "$root/build/mfprio" -xf -
+else
+	tar -C "$top" --exclude='./_build*' --exclude=./debian/build \
+		--exclude=./debian/mfprio --exclude=./debian/.debhelper -cf - . |
+		tar -C "$root/build/mfprio" -xf -
+fi
+[[ -f $root/build/mfprio/debian/rules ]] || abort "copying the tree into the chroot"
+cp "$tarball" "$root/build/"
+ctarball=/build/${tarball##*/}
+
+say "installing mfprio's Build-Depends (apt-get build-dep; log $logs/build-dep.log)"
+find "$CHROOT_CACHE/apt-archives" -maxdepth 1 -name '*.deb' \
+	-exec cp -n -t "$root/var/cache/apt/archives/" {} + 2>/dev/null
+inside sh -c 'cd /build && apt-get build-dep -y -q --no-install-recommends ./mfprio' >"$logs/build-dep.log" 2>&1
+rc=$?
+find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' \
+	-exec cp -n -t "$CHROOT_CACHE/apt-archives/" {} + 2>/dev/null
+check "apt-get build-dep ./mfprio beside SchedMD's packages (rc $rc)" test "$rc" -eq 0
+inside sh -c 'cd /build/mfprio && dpkg-checkbuilddeps' >"$logs/checkbuilddeps.log" 2>&1
+check "dpkg-checkbuilddeps is content there" test $? -eq 0
+check "and still no Debian Slurm package" \
+	eval "! inside dpkg-query -W -f '\${Status}\n' slurmctld libslurm-dev 2>/dev/null | grep 'install ok installed' >/dev/null"
+
+say "building (MFPRIO_SLURM_TARBALL=$ctarball dpkg-buildpackage -b -us -uc; log $logs/build.log)"
+tb=$SECONDS
+inside env MFPRIO_SLURM_TARBALL="$ctarball" sh -c 'cd /build/mfprio && nice -n 10 dpkg-buildpackage -b -us -uc -j2' \
+	>"$logs/build.log" 2>&1
+rc=$?
+check "dpkg-buildpackage against $ctarball succeeds (rc $rc, $((SECONDS - tb)) s)" test "$rc" -eq 0
+debver=$(cd "$root/build/mfprio" && dpkg-parsechangelog -S Version)
+deb=$root/build/mfprio_${debver}_$(dpkg --print-architecture).deb
+[[ -f $deb ]] || { tail -n 30 "$logs/build.log"; abort "no ${deb#"$root"}"; }
+check "configure skipped the slurmctld check (SLURMCTLD=none)" \
+	grep -q 'SLURMCTLD=none: not checking' "$logs/build.log"
+check "the unit and command tests ran in the build (make check)" \
+	grep -q '^PASS: tests/check_core' "$logs/build.log"
+check "debian/build-slurm holds Slurm $version's configured tree" \
+	grep -q "^#define SLURM_VERSION_STRING \"$version\"" "$root/build/mfprio/debian/build-slurm/config.h"
+
+lintian --pedantic "${deb%.deb}.changes" >"$logs/lintian.log" 2>&1
+check "lintian: no error or warning ($(grep -cE '^[EW]: ' "$logs/lintian.log") lines)" \
+	not grep -qE '^[EW]: ' "$logs/lintian.log"
+grep -E '^[EWP]: ' "$logs/lintian.log"
+
+depends=$(dpkg-deb -f "$deb" Depends)
+want_dep=$("$top/release/releases.sh" deb-depends "$version")
+say "Depends: $depends"
+check "depends on the controller of exactly Slurm $version ($want_dep)" \
+	grep -qF "$want_dep" <<<"$depends"
+check "SchedMD's slurm-smd-slurmctld is among the alternatives" \
+	grep -qF "slurm-smd-slurmctld (>= $version)" <<<"$depends"
+
+# ---------------------------------------------------------------- install
+# the files of SchedMD's packages, to see that ours changes none of them
+inside dpkg -L "${smd_pkgs[@]}" | sort -u | while read -r f; do [[ -f $root$f ]] && echo "$f"; done >"$logs/smd.files"
+(cd "$root" && sed 's|^/||' "$logs/smd.files" | xargs md5sum) >"$logs/smd.md5" 2>/dev/null
+say "installing ${deb#"$root"} (log $logs/install.log)"
+inside apt-get install -y -q "/build/${deb##*/}" >"$logs/install.log" 2>&1
+rc=$?
+check "apt-get install of the .deb beside SchedMD's packages (rc $rc)" test "$rc" -eq 0
+inside dpkg-query -W -f '${Status}' mfprio 2>/dev/null | grep 'install ok installed' >/dev/null ||
+	{ tail -n 20 "$logs/install.log"; abort "mfprio is not installed"; }
+inside dpkg -L mfprio >"$logs/mfprio.files"
+check "the package installed $plugdir/priority_multifactor.so" test -f "$root$plugdir/priority_multifactor.so"
+mfprio_v=$(sed -n 's/^AC_INIT(\[mfprio\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
+out=$(inside /usr/bin/mfprio --version 2>&1)
+check "mfprio --version says $mfprio_v ($out)" test "$out" = "mfprio $mfprio_v"
+check "the files of ${smd_pkgs[*]} are unchanged" eval "(cd '$root' && md5sum --quiet -c '$logs/smd.md5')"
+check "SchedMD's $smd_plugdir/priority_multifactor.so is still there, not diverted" \
+	eval "[[ -f '$root$smd_plugdir/priority_multifactor.so' && -z \$(inside dpkg-divert --list '$smd_plugdir/priority_multifactor.so') ]]"
+
+# ---------------------------------------------------------------- cluster
+say "starting cluster $instance in the chroot with PluginDir=$plugdir:$smd_plugdir (log $logs/start.log)"
+in_cluster env MFPRIO_PLUGIN_DIR="$plugdir" MFPRIO_CLUSTER_FRESH=1 \
+	/build/mfprio/tests/cluster/cluster.sh start >"$logs/start.log" 2>&1 ||
+	{ tail -n 30 "$logs/start.log"; abort "cluster.sh start in the chroot (see $logs/start.log)"; }
+check "cluster.sh saw SchedMD's package" grep -q "Slurm $version (SchedMD's package)" "$logs/start.log"
+conf=$root$cdir/etc/slurm.conf
+check "PluginDir starts with $plugdir, then SchedMD's $smd_plugdir" \
+	grep -qx "PluginDir=$plugdir:$smd_plugdir" "$conf"
+pid=$(head -n 1 "$root$cdir/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9')
+check "slurmctld ($pid) runs inside the chroot" eval "chroot_pids '$root' | grep -x '${pid:-none}' >/dev/null"
+# /proc/PID/maps read from inside: the paths are the chroot's
+mapped=$(inside cat "/proc/${pid:-0}/maps" 2>/dev/null | grep -o '/[^ ]*priority_multifactor\.so' | sort -u)
+check "slurmctld maps our installed plugin, and only it ($mapped)" \
+	test "$mapped" = "$plugdir/priority_multifactor.so"
+check "slurmctld logs mfprio's plugin as loaded" eval \
+	"awk '/slurmctld version .* started on cluster/ { n = NR } { l[NR] = \$0 } END { for (i = n; i <= NR; i++) print l[i] }' '$root$cdir/log/slurmctld.log' | grep 'mfprio: priority/multifactor loaded' >/dev/null"
+in_cluster sprio -l >"$logs/sprio.out" 2>&1
+rc=$?
+check "sprio answers (rc $rc)" test "$rc" -eq 0
+in_cluster sshare -a -l -P >"$logs/sshare.out" 2>&1
+rc=$?
+check "sshare answers (rc $rc)" eval "[[ $rc -eq 0 ]] && grep -q '^root|' '$logs/sshare.out'"
+# MariaDB of the chroot: on its socket only, never on the host's TCP 3306
+dbpids=$(for p in $(chroot_pids "$root"); do
+	[[ $(readlink "/proc/$p/exe") == */mariadbd ]] && echo "$p"
+done)
+check "MariaDB runs inside the chroot (pid $(paste -sd' ' <<<"$dbpids"))" test -n "$dbpids"
+tcp=$(ss -Htlnp 2>/dev/null | grep -E "pid=($(paste -sd'|' <<<"$dbpids")),")
+check "and listens on no TCP port" test -z "$tcp"
+
+# ---------------------------------------------------------------- differential
+if [[ $diff_cases != none ]]; then
+	say "the differential, SchedMD's plugin against ours ($diff_cases; log $logs/differential.log)"
+	in_cluster env MFPRIO_PLUGIN_SO="$plugdir/priority_multifactor.so" MFPRIO_DIFF_ONLY="$diff_cases" \
+		/build/mfprio/tests/cluster/test-plugin-differential.sh >"$logs/differential.log" 2>&1
+	rc=$?
+	grep -E ': (ok|FAILED):' "$logs/differential.log" | sed 's/^/    /'
+	tally=$(tail -n 1 "$logs/differential.log")
+	check "differential of $smd_plugdir/priority_multifactor.so and ours ($tally, rc $rc)" \
+		eval "[[ $rc -eq 0 && '$tally' =~ ^[1-9][0-9]*' passed, 0 failed'$ ]]"
+	# the test's own outputs, for a look at a failure
+	cp -a "$root"/tmp/mfprio-test-plugin-differential-* "$logs/" 2>/dev/null
+fi
+
+# ---------------------------------------------------------------- removal
+in_cluster /build/mfprio/tests/cluster/cluster.sh stop >"$logs/stop.log" 2>&1
+rc=$?
+check "cluster.sh stop in the chroot (rc $rc)" test "$rc" -eq 0
+daemons=$(for p in $(chroot_pids "$root"); do
+	n=$(readlink "/proc/$p/exe")
+	case ${n##*/} in slurmctld | slurmd | slurmdbd | slurmstepd | mariadbd | munged) echo "$p:${n##*/}" ;; esac
+done)
+check "no Slurm, MariaDB or munge daemon left in the chroot${daemons:+: $(paste -sd' ' <<<"$daemons")}" test -z "$daemons"
+inside apt-get purge -y -q mfprio >"$logs/purge.log" 2>&1
+rc=$?
+check "apt-get purge mfprio (rc $rc)" test "$rc" -eq 0
+check "the package is gone" \
+	eval "! inside dpkg-query -W -f '\${Status}' mfprio 2>/dev/null | grep 'installed' >/dev/null"
+# every path it installed is gone, but directories other packages share
+left=()
+while read -r f; do
+	[[ -n $f && $f != /. ]] || continue
+	[[ -e $root$f || -L $root$f ]] || continue
+	if [[ -d $root$f && ! -L $root$f ]] && inside dpkg-query -S "$f" >/dev/null 2>&1; then
+		continue
+	fi
+	left+=("$f")
+done <"$logs/mfprio.files"
+check "each of the $(wc -l <"$logs/mfprio.files") paths it installed is gone (but shared directories)${left:+: left ${left[*]}}" \
+	test "${#left[@]}" -eq 0
+check "$(dirname "$plugdir") is gone" test ! -e "$root$(dirname "$plugdir")"
+check "the files of ${smd_pkgs[*]} are still unchanged" eval "(cd '$root' && md5sum --quiet -c '$logs/smd.md5')"
+
+# ---------------------------------------------------------------- the chroot
+if [[ ${MFPRIO_KEEP:-} != 1 ]]; then
+	trap - EXIT
+	chroot_remove "$root"
+	rc=$?
+	check "the chroot is gone: no process, mount or file left (rc $rc)" \
+		eval "[[ $rc -eq 0 && ! -e $root && -z \$(chroot_pids $root) ]]"
+	trap 'fail=$((fail + 1)); cleanup' EXIT
+fi
+finish
