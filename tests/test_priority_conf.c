@@ -247,6 +247,48 @@ START_TEST(test_fallbacks)
 }
 END_TEST
 
+/*
+ * The decay settings of tests/cli/conf-garbage.sh, whose fall-backs no
+ * output of `mfprio priority` shows (they act on a live controller's
+ * decay only): each bad value gives the default.
+ */
+typedef struct {
+	const char *line;
+	uint32_t half_life, calc_period;
+	mf_reset_period_t reset;
+} decay_case_t;
+
+static const decay_case_t decay_cases[] = {
+	{ "PriorityDecayHalfLife=abc", 604800, 300, MF_RESET_NONE },
+	{ "PriorityDecayHalfLife=", 604800, 300, MF_RESET_NONE },
+	{ "PriorityCalcPeriod=0", 604800, 300, MF_RESET_NONE },
+	{ "PriorityCalcPeriod=-3", 604800, 300, MF_RESET_NONE },
+	{ "PriorityCalcPeriod=zz", 604800, 300, MF_RESET_NONE },
+	{ "PriorityCalcPeriod=99999999999", 604800, 300, MF_RESET_NONE },
+	{ "PriorityCalcPeriod=2", 604800, 120, MF_RESET_NONE },
+	{ "PriorityUsageResetPeriod=FORTNIGHTLY", 604800, 300, MF_RESET_NONE },
+	{ "PriorityUsageResetPeriod=", 604800, 300, MF_RESET_NONE },
+	{ "PriorityUsageResetPeriod=WEEKLY", 604800, 300, MF_RESET_WEEKLY },
+};
+
+START_TEST(test_decay_fallbacks)
+{
+	const decay_case_t *c = &decay_cases[_i];
+	char *text = g_strdup_printf("%s%s\n", _slurmdbd, c->line);
+	mf_prio_conf_t *pc = _read(text);
+
+	ck_assert_msg(pc->decay_half_life == c->half_life &&
+		      pc->calc_period == c->calc_period &&
+		      pc->reset_period == c->reset, "\"%s\": half-life %u, "
+		      "calc period %u, reset %d; wanted %u, %u, %d", c->line,
+		      pc->decay_half_life, pc->calc_period,
+		      (int)pc->reset_period, c->half_life, c->calc_period,
+		      (int)c->reset);
+	g_free(text);
+	mf_prio_conf_free(pc);
+}
+END_TEST
+
 START_TEST(test_no_slurmdbd)
 {
 	mf_prio_conf_t *pc = _read("PriorityType=priority/multifactor\n"
@@ -293,6 +335,8 @@ Suite *make_priority_conf_suite(void)
 	tcase_add_test(tc, test_unlimited_age);
 	tcase_add_loop_test(tc, test_bad, 0, G_N_ELEMENTS(bad_cases));
 	tcase_add_test(tc, test_fallbacks);
+	tcase_add_loop_test(tc, test_decay_fallbacks, 0,
+			    G_N_ELEMENTS(decay_cases));
 	tcase_add_test(tc, test_no_slurmdbd);
 	tcase_add_test(tc, test_overflow_warning);
 	suite_add_tcase(s, tc);

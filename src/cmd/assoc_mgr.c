@@ -222,6 +222,40 @@ static int _end_record(_rec_t *r, const char *file, mf_error_t *errp)
 	return rc;
 }
 
+/* Line L (number LINE) of M's text NAME into the record R (ended and a
+ * new one started at an unindented line).  Returns 0, -1 (an error in
+ * the line), or -2 (in the record the line ends). */
+static int _line(_rec_t *r, mf_amgr_t *m, char *l, const char *name,
+		 int line, mf_error_t *errp)
+{
+	size_t len = strlen(l);
+	bool indented = (*l == ' ' || *l == '\t');
+
+	if (len && l[len - 1] == '\r')
+		l[--len] = '\0';
+	if (!g_utf8_validate(l, -1, NULL))
+		return mf_errprintf(errp, "%s:%d: not text", name, line);
+	g_strstrip(l);
+	if (!*l)
+		return 0;
+	if (indented)
+		return r->assoc || r->qos ? _words(r, l, name, line, errp) : 0;
+	if ((r->assoc || r->qos) && _end_record(r, name, errp))
+		return -2;
+	if (g_str_has_prefix(l, "ClusterName=")) {
+		r->assoc = g_new0(mf_amgr_assoc_t, 1);
+		r->assoc->line = line;
+		g_ptr_array_add(m->assocs, r->assoc);
+	} else if (g_str_has_prefix(l, "QOS=")) {
+		r->qos = g_new0(mf_amgr_qos_t, 1);
+		r->qos->line = line;
+		g_ptr_array_add(m->qos, r->qos);
+	} else {
+		return 0;        /* a title, a user record */
+	}
+	return _words(r, l, name, line, errp);
+}
+
 mf_amgr_t *mf_amgr_parse(const char *text, const char *name,
 			 mf_error_t *errp)
 {
@@ -233,43 +267,17 @@ mf_amgr_t *mf_amgr_parse(const char *text, const char *name,
 	m->file = g_strdup(name);
 	m->assocs = g_ptr_array_new_with_free_func(_assoc_free);
 	m->qos = g_ptr_array_new_with_free_func(_qos_free);
+	if (mf_dump_ends_cut(text, strlen(text)))
+		m->cut_line = (int)g_strv_length(lines);
 	r.seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	for (int i = 0; lines[i] && !rc; i++) {
-		char *l = lines[i];
-		size_t len = strlen(l);
-		bool indented = (*l == ' ' || *l == '\t');
-
-		if (len && l[len - 1] == '\r')
-			l[--len] = '\0';
-		if (!g_utf8_validate(l, -1, NULL)) {
-			rc = mf_errprintf(errp, "%s:%d: not text", name, i + 1);
-			break;
-		}
-		g_strstrip(l);
-		if (!*l)
-			continue;
-		if (indented) {
-			if (r.assoc || r.qos)
-				rc = _words(&r, l, name, i + 1, errp);
-			continue;
-		}
-		if ((r.assoc || r.qos) && (rc = _end_record(&r, name, errp)))
-			break;
-		if (g_str_has_prefix(l, "ClusterName=")) {
-			r.assoc = g_new0(mf_amgr_assoc_t, 1);
-			r.assoc->line = i + 1;
-			g_ptr_array_add(m->assocs, r.assoc);
-		} else if (g_str_has_prefix(l, "QOS=")) {
-			r.qos = g_new0(mf_amgr_qos_t, 1);
-			r.qos->line = i + 1;
-			g_ptr_array_add(m->qos, r.qos);
-		} else {
-			continue;        /* a title, a user record */
-		}
-		rc = _words(&r, l, name, i + 1, errp);
-	}
-	if (!rc && (r.assoc || r.qos))
-		rc = _end_record(&r, name, errp);
+	for (int i = 0; lines[i] && !rc; i++)
+		if ((rc = _line(&r, m, lines[i], name, i + 1, errp)) == -1 &&
+		    i + 1 == m->cut_line)
+			mf_dump_note_cut(errp, "this line");
+	/* the last record ends with the text */
+	if (!rc && (r.assoc || r.qos) &&
+	    (rc = _end_record(&r, name, errp)) && m->cut_line)
+		mf_dump_note_cut(errp, "this record");
 	g_hash_table_destroy(r.seen);
 	g_strfreev(lines);
 	if (rc) {
@@ -277,6 +285,19 @@ mf_amgr_t *mf_amgr_parse(const char *text, const char *name,
 		return NULL;
 	}
 	return m;
+}
+
+bool mf_amgr_record_cut(const mf_amgr_t *m, int line)
+{
+	if (!m->cut_line)
+		return false;
+	for (guint i = 0; i < m->assocs->len; i++)
+		if (((const mf_amgr_assoc_t *)m->assocs->pdata[i])->line > line)
+			return false;
+	for (guint i = 0; i < m->qos->len; i++)
+		if (((const mf_amgr_qos_t *)m->qos->pdata[i])->line > line)
+			return false;
+	return true;
 }
 
 mf_amgr_t *mf_amgr_load(const char *path, mf_error_t *errp)

@@ -22,7 +22,9 @@
  *
  * Errors name FILE:LINE: a NUL byte, an association record without
  * Account, a figure that is not a number (UsageRaw must be finite and
- * >= 0; ID, Priority and SharesRaw whole numbers).
+ * >= 0; ID, Priority and SharesRaw whole numbers); one in the last line
+ * of a text that ends without a newline says that the dump may have been
+ * cut short there.
  */
 #ifndef MFPRIO_ASSOC_MGR_H
 #define MFPRIO_ASSOC_MGR_H
@@ -59,6 +61,8 @@ typedef struct {
 	char *file;              /* the name given to load/parse */
 	GPtrArray *assocs;       /* mf_amgr_assoc_t*, in file order */
 	GPtrArray *qos;          /* mf_amgr_qos_t*, in file order */
+	int cut_line;            /* the last line when the text ends without
+				  * a newline (a dump cut short?), else 0 */
 } mf_amgr_t;
 
 /*
@@ -70,6 +74,10 @@ mf_amgr_t *mf_amgr_load(const char *path, mf_error_t *errp);
 /* Parse TEXT as if read from a file named NAME. */
 mf_amgr_t *mf_amgr_parse(const char *text, const char *name,
 			 mf_error_t *errp);
+
+/* Whether the record starting at LINE is the last of M and the text ends
+ * in the middle of a line: the record may have been cut short. */
+bool mf_amgr_record_cut(const mf_amgr_t *m, int line);
 
 /* Free; NULL is accepted. */
 void mf_amgr_free(mf_amgr_t *m);

@@ -670,12 +670,15 @@ bool mf_job_named(const mf_job_line_t *job, const char *text)
 }
 
 /* Read PATH's lines; calls LINE_FN for each non-blank, non-comment line
- * (its text may be modified) but a first one that is the header of TITLES
- * (may be NULL: none).  One pass, one line in memory at a time. */
-typedef int (*_line_fn)(char *text, const char *path, int lineno,
+ * (its text may be modified; CUT: the file ends in the middle of it) but a
+ * first one that is the header of KIND.  LINE_FN returns 0, -1 with errp
+ * set, or another value to stop (errp untouched).  A file with no such
+ * line, or whose first is plainly of another kind, is refused.  One pass,
+ * one line in memory at a time. */
+typedef int (*_line_fn)(char *text, const char *path, int lineno, bool cut,
 			void *arg, mf_error_t *errp);
 
-static int _each_line(const char *path, const char *const *titles,
+static int _each_line(const char *path, const mf_dump_kind_t *kind,
 		      _line_fn fn, void *arg, mf_error_t *errp)
 {
 	bool first = true;
@@ -683,11 +686,12 @@ static int _each_line(const char *path, const char *const *titles,
 	size_t cap = 0;
 	ssize_t n;
 	FILE *fp = fopen(path, "r");
-	int rc = 0, lineno = 0;
+	int rc = 0, lineno = 0, lines = 0;
 
 	if (!fp)
 		return mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
 	while (!rc && (n = getline(&l, &cap, fp)) >= 0) {
+		bool cut = !n || l[n - 1] != '\n';
 		const char *s;
 
 		lineno++;
@@ -697,15 +701,23 @@ static int _each_line(const char *path, const char *const *titles,
 			;
 		if (!*s || *s == '#')
 			continue;
-		if (first && titles && mf_dump_is_header(l, titles)) {
+		if (first && kind->titles &&
+		    mf_dump_is_header(l, kind->titles)) {
 			first = false;
 			continue;
 		}
+		if (first && (rc = mf_dump_check_kind(l, kind, path, lineno,
+						      errp)))
+			break;
 		first = false;
-		rc = fn(l, path, lineno, arg, errp);
+		lines++;
+		if ((rc = fn(l, path, lineno, cut, arg, errp)) == -1 && cut)
+			mf_dump_note_cut(errp, "this line");
 	}
 	if (!rc && ferror(fp))
 		rc = mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
+	else if (!rc && !lines)
+		rc = mf_errprintf(errp, "%s: %s", path, kind->empty);
 	free(l);
 	fclose(fp);
 	return rc;
@@ -767,11 +779,32 @@ typedef struct {
 	int fn_rc;               /* what FN returned to stop */
 } _load_t;
 
-static int _job_fn(char *text, const char *path, int lineno, void *arg,
-		   mf_error_t *errp)
+/* The first key scontrol prints on every job line (_ALWAYS) that TEXT
+ * has no "KEY=" word of, or NULL. */
+static const char *_missing_always(const char *text)
+{
+	_layout_init();
+	for (size_t i = 0; i < G_N_ELEMENTS(_layout); i++) {
+		const char *key = _layout[i].key, *at;
+
+		if (!(_layout[i].flags & _ALWAYS))
+			continue;
+		for (at = strstr(text, key); at; at = strstr(at + 1, key))
+			if ((at == text || at[-1] == ' ' || at[-1] == '\t') &&
+			    at[_key_len[i]] == '=')
+				break;
+		if (!at)
+			return key;
+	}
+	return NULL;
+}
+
+static int _job_fn(char *text, const char *path, int lineno, bool cut,
+		   void *arg, mf_error_t *errp)
 {
 	_load_t *ld = arg;
 	mf_job_line_t *job;
+	const char *missing;
 	int first;
 
 	if (!strcmp(g_strstrip(text), "No jobs in the system")) {
@@ -779,6 +812,12 @@ static int _job_fn(char *text, const char *path, int lineno, void *arg,
 		ld->no_jobs_line = lineno;
 		return 0;
 	}
+	/* a line the file ends in: whole only if it has every key scontrol
+	 * always prints (the last, DelayBoot, comes after all those read) */
+	if (cut && (missing = _missing_always(text)))
+		return mf_errprintf(errp, "%s:%d: no %s= field, which scontrol "
+				    "prints on every job line", path, lineno,
+				    missing);
 	if (!(job = _job_line_parse(text, path, lineno, errp)))
 		return -1;
 	if ((first = _idset_add(&ld->ids, job->job_id, lineno))) {
@@ -789,7 +828,7 @@ static int _job_fn(char *text, const char *path, int lineno, void *arg,
 	}
 	ld->jobs++;
 	if ((ld->fn_rc = ld->fn(job, ld->arg)))
-		return -1;
+		return -2;       /* FN reports: errp untouched */
 	return 0;
 }
 
@@ -801,7 +840,7 @@ int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 
 	if (mf_jobs_is_json(path))
 		return mf_jobs_json_each(path, fn, arg, errp);
-	rc = _each_line(path, NULL, _job_fn, &ld, errp);
+	rc = _each_line(path, &mf_dump_jobs, _job_fn, &ld, errp);
 
 	g_free(ld.ids.slot);
 	if (ld.fn_rc)
@@ -831,7 +870,7 @@ GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp)
 	return jobs;
 }
 
-static int _qos_fn(char *text, const char *path, int lineno,
+static int _qos_fn(char *text, const char *path, int lineno, bool cut,
 		   void *arg, mf_error_t *errp)
 {
 	GHashTable *qos = arg;
@@ -869,7 +908,7 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp)
 	GHashTable *qos = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, NULL);
 
-	if (_each_line(path, mf_header_qos, _qos_fn, qos, errp)) {
+	if (_each_line(path, &mf_dump_qos, _qos_fn, qos, errp)) {
 		g_hash_table_unref(qos);
 		return NULL;
 	}
@@ -877,7 +916,7 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp)
 }
 
 static int _assoc_prio_fn(char *text, const char *path, int lineno,
-			  void *arg, mf_error_t *errp)
+			  bool cut, void *arg, mf_error_t *errp)
 {
 	GHashTable *t = arg;
 	char **f = g_strsplit(text, "|", -1);
@@ -889,6 +928,14 @@ static int _assoc_prio_fn(char *text, const char *path, int lineno,
 				  "(sacctmgr -P -n show assoc "
 				  "format=Account,User,Priority)", path,
 				  lineno);
+		goto out;
+	}
+	/* sshare indents an account by its depth; sacctmgr never does */
+	if (*f[0] == ' ') {
+		rc = mf_errprintf(errp, "%s:%d: account '%s' indented, as "
+				  "sshare prints its tree: not a line of `%s` "
+				  "(is this sshare's usage dump?)", path,
+				  lineno, f[0], mf_dump_assoc_prio.cmd);
 		goto out;
 	}
 	g_strstrip(f[0]);
@@ -913,7 +960,7 @@ GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp)
 	GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      NULL);
 
-	if (_each_line(path, mf_header_assoc_prio, _assoc_prio_fn, t,
+	if (_each_line(path, &mf_dump_assoc_prio, _assoc_prio_fn, t,
 		       errp)) {
 		g_hash_table_unref(t);
 		return NULL;

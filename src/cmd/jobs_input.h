@@ -85,7 +85,10 @@ typedef struct {
  * with g_ptr_array_unref), or NULL with errp naming FILE:LINE and the
  * field for a line with no JobId, a field that is not a number or a time,
  * a UserId without a name, or a job listed twice.  A file with no job
- * (scontrol's "No jobs in the system") gives an empty array.
+ * (scontrol's "No jobs in the system") gives an empty array; a file with
+ * no line at all (a dump that failed) is an error, and so is a last line
+ * that ends without a newline and lacks a key scontrol prints on every
+ * job line (a dump cut short in the middle of it).
  */
 GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp);
 
@@ -116,8 +119,9 @@ bool mf_job_named(const mf_job_line_t *job, const char *text);
  * Read the QOS file PATH into a new table name -> priority
  * (GUINT_TO_POINTER); free with g_hash_table_unref.  Returns NULL with errp
  * naming FILE:LINE for a line that is not NAME|PRIORITY[|...], a priority
- * that is not a whole number, or a QOS listed twice.  An empty priority is
- * 0.
+ * that is not a whole number, or a QOS listed twice, and naming FILE for
+ * a file with no QOS (sacctmgr lists normal at least).  An empty priority
+ * is 0.
  */
 GHashTable *mf_qos_load(const char *path, mf_error_t *errp);
 
@@ -125,7 +129,8 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp);
  * Read the association priority file PATH into a new table
  * "ACCOUNT\nUSER" -> priority (GUINT_TO_POINTER; user "" for accounts).
  * An empty priority is 0 (unset).  Returns NULL with errp naming FILE:LINE
- * on a malformed line.
+ * on a malformed line (an account indented as sshare's tree is: the usage
+ * dump given instead), and naming FILE for a file with no association.
  */
 GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp);
 

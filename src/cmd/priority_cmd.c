@@ -153,9 +153,17 @@ static void _ctx_clear(_ctx_t *c)
 	g_clear_pointer(&c->cluster, g_free);
 }
 
-/* Read every input, the jobs file too if WITH_JOBS.  Returns an exit
- * status (MF_EXIT_OK to go on). */
-static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
+/* Whether CONF holds nothing at all: no setting, no record, and nothing
+ * said about it (no warning, no Include left unread). */
+static bool _conf_empty(const mf_conf_t *conf)
+{
+	return !conf->globals->len && !conf->records->len &&
+	       !conf->warnings->len && !conf->missing->len;
+}
+
+/* Read the conf O names, with O's --set, into C's settings.  Returns an
+ * exit status (MF_EXIT_OK to go on). */
+static int _load_conf(_ctx_t *c, const _opts_t *o)
 {
 	mf_error_t e;
 	mf_conf_t *conf = mf_conf_load(o->conf, &e);
@@ -163,6 +171,12 @@ static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 
 	if (!conf) {
 		mf_cmd_error("%s", e.text);
+		return MF_EXIT_INPUT;
+	}
+	if (_conf_empty(conf)) {
+		mf_cmd_error("%s: no setting in it (an empty slurm.conf: jobs "
+			     "have nowhere to run)", o->conf);
+		mf_conf_free(conf);
 		return MF_EXIT_INPUT;
 	}
 	g_free(c->cluster);
@@ -198,7 +212,18 @@ static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 	c->cfg.release = c->rel.release;
 	c->fs_cfg.algo = mf_priority_flags_algo(c->pc->flags);
 	c->fs_cfg.damp = c->pc->fs_damp;
+	return MF_EXIT_OK;
+}
 
+/* Read every input, the jobs file too if WITH_JOBS.  Returns an exit
+ * status (MF_EXIT_OK to go on). */
+static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
+{
+	mf_error_t e;
+	int rc;
+
+	if ((rc = _load_conf(c, o)))
+		return rc;
 	if (with_jobs && !(c->lines = mf_jobs_load(o->jobs, &e))) {
 		mf_cmd_error("%s", e.text);
 		return MF_EXIT_INPUT;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@ typedef struct {
 	char **fields;
 	guint n;
 	int line;
+	bool cut;                /* the file's last line, without newline */
 } _row_t;
 
 /* An account row of the assoc file, kept for the parent checks. */
@@ -23,24 +26,11 @@ typedef struct {
 	int line;
 } _acct_row_t;
 
-/* The wider association dumps: sacctmgr format=Cluster,Account,User,
- * ParentName,Fairshare, and the same with Partition after User. */
-static const char *const _titles_cluster[] = {
-	"Cluster", "Account", "User", "ParentName,Par Name", "Share,Fairshare",
-	NULL
-};
-static const char *const _titles_cluster_part[] = {
-	"Cluster", "Account", "User", "Partition", "ParentName,Par Name",
-	"Share,Fairshare", NULL
-};
-
-/* sshare -o Account,User,Partition,RawUsage: usage per association. */
-static const char *const _titles_usage_part[] = {
-	"Account", "User", "Partition", "RawUsage,Raw Usage", NULL
-};
-
-static GPtrArray *_read_rows(const char *path, const char *const *titles,
+static GPtrArray *_read_rows(const char *path, const mf_dump_kind_t *kind,
 			     mf_error_t *errp);
+static _row_t *_new_row(const char *l, guint nfields, int line);
+static int _row_error(const _row_t *r, const char *path, mf_error_t *errp,
+		      const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static guint _count_columns(const char *path);
 static gint _name_cmp(gconstpointer a, gconstpointer b);
 static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
@@ -74,25 +64,65 @@ static void _row_free(gpointer p)
 	g_free(r);
 }
 
+/* LINE, a data line, split into a row of NFIELDS fields (one trailing
+ * empty field, of a trailing '|', dropped); the fields not stripped. */
+static _row_t *_new_row(const char *l, guint nfields, int line)
+{
+	_row_t *r = g_new0(_row_t, 1);
+
+	r->line = line;
+	r->fields = g_strsplit(l, "|", -1);
+	r->n = g_strv_length(r->fields);
+	if (r->n == nfields + 1 && !*r->fields[nfields]) {
+		g_free(r->fields[nfields]);
+		r->fields[nfields] = NULL;
+		r->n = nfields;
+	}
+	return r;
+}
+
+/* mf_errprintf() of "PATH:LINE: " and FMT for row R, saying too that the
+ * file ends in the middle of R when it does.  Returns -1. */
+static int _row_error(const _row_t *r, const char *path, mf_error_t *errp,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	mf_errprintf(errp, "%s:%d: %s", path, r->line, msg);
+	g_free(msg);
+	if (r->cut)
+		mf_dump_note_cut(errp, "this line");
+	return -1;
+}
+
 /*
- * Read PATH as '|'-separated rows of as many fields as TITLES has (one
+ * Read PATH as '|'-separated rows of as many fields as KIND has titles (one
  * optional trailing '|', as `-p` prints).  Blank lines and lines starting
- * with '#' are skipped, and so is a first line that is TITLES' header.
+ * with '#' are skipped, and so is a first line that is KIND's header.  A
+ * file with no row, or whose first line is plainly of another kind, is
+ * refused.
  */
-static GPtrArray *_read_rows(const char *path, const char *const *titles,
+static GPtrArray *_read_rows(const char *path, const mf_dump_kind_t *kind,
 			     mf_error_t *errp)
 {
-	guint nfields = g_strv_length((char **)titles);
+	guint nfields = g_strv_length((char **)kind->titles);
 	bool first = true;
 	char *text = NULL;
 	char **lines;
 	GPtrArray *rows;
 	gsize size = 0;
+	int cut_line = 0;
 
 	if (!(text = mf_dump_read(path, &size, errp)))
 		return NULL;
 	rows = g_ptr_array_new_with_free_func(_row_free);
 	lines = g_strsplit(text, "\n", -1);
+	if (mf_dump_ends_cut(text, size))
+		cut_line = (int)g_strv_length(lines);
 	g_free(text);
 	for (int i = 0; lines[i]; i++) {
 		char *l = lines[i];
@@ -107,28 +137,28 @@ static GPtrArray *_read_rows(const char *path, const char *const *titles,
 			mf_errprintf(errp, "%s:%d: not text", path, i + 1);
 			goto fail;
 		}
-		if (first && mf_dump_is_header(l, titles)) {
+		if (first && mf_dump_is_header(l, kind->titles)) {
 			first = false;
 			continue;
 		}
+		if (first && mf_dump_check_kind(l, kind, path, i + 1, errp))
+			goto fail;
 		first = false;
-		r = g_new0(_row_t, 1);
-		r->line = i + 1;
-		r->fields = g_strsplit(l, "|", -1);
-		r->n = g_strv_length(r->fields);
-		if (r->n == nfields + 1 && !*r->fields[nfields]) {
-			g_free(r->fields[nfields]);
-			r->fields[nfields] = NULL;
-			r->n = nfields;
-		}
+		r = _new_row(l, nfields, i + 1);
+		r->cut = (i + 1 == cut_line);
 		g_ptr_array_add(rows, r);
 		if (r->n != nfields) {
-			mf_errprintf(errp, "%s:%d: %u fields where %u were "
-				     "expected", path, i + 1, r->n, nfields);
+			_row_error(r, path, errp, "%u field%s where %u were "
+				   "expected (`%s`)", r->n, r->n == 1 ? "" :
+				   "s", nfields, kind->cmd);
 			goto fail;
 		}
 		for (guint f = 0; f < nfields; f++)
 			g_strstrip(r->fields[f]);
+	}
+	if (!rows->len) {
+		mf_errprintf(errp, "%s: %s", path, kind->empty);
+		goto fail;
 	}
 	g_strfreev(lines);
 	return rows;
@@ -322,13 +352,82 @@ out:
 	return rc;
 }
 
+/* Row R of PATH, an account's (no User) or a user's: its Account and
+ * Fairshare fields checked, its shares in *SHARES.  Returns 0 or -1. */
+static int _check_row(const _row_t *r, const char *path, uint32_t *shares,
+		      mf_error_t *errp)
+{
+	if (!*r->fields[0])
+		return _row_error(r, path, errp, "empty Account field");
+	if (_parse_shares(r->fields[3], shares))
+		return _row_error(r, path, errp, "Fairshare '%s' is not a "
+				  "whole number >= 0 or 'parent'",
+				  r->fields[3]);
+	return 0;
+}
+
+/* The account of row R (no User) into TREE and ACCTS (name -> its
+ * _acct_row_t).  Returns 0 or -1. */
+static int _add_account_row(mf_tree_t *tree, GHashTable *accts,
+			    const _row_t *r, uint32_t shares,
+			    const char *path, mf_error_t *errp)
+{
+	const char *acct = r->fields[0], *parent = r->fields[2];
+	_acct_row_t *ar;
+	mf_error_t e;
+
+	if (!strcmp(acct, "root") && *parent)
+		return _row_error(r, path, errp, "account 'root' has a parent "
+				  "('%s')", parent);
+	if (strcmp(acct, "root") && !*parent)
+		return _row_error(r, path, errp, "account '%s' has no "
+				  "ParentName", acct);
+	if (g_hash_table_contains(accts, acct))
+		return _row_error(r, path, errp, "duplicate account '%s'",
+				  acct);
+	if (!mf_tree_add_account(tree, acct, parent, shares, &e))
+		return _row_error(r, path, errp, "%s", e.text);
+	ar = g_new0(_acct_row_t, 1);
+	ar->name = acct;
+	ar->parent = *parent ? parent : "root";
+	ar->line = r->line;
+	g_hash_table_insert(accts, (gpointer) acct, ar);
+	return 0;
+}
+
+/* The user association of row R into TREE, its account in ACCTS or root.
+ * Returns 0 or -1. */
+static int _add_user_row(mf_tree_t *tree, GHashTable *accts,
+			 const _row_t *r, const char *path, mf_error_t *errp)
+{
+	const char *acct = r->fields[0], *user = r->fields[1];
+	const char *part = r->n > 4 ? r->fields[4] : NULL;
+	uint32_t shares;
+	mf_error_t e;
+
+	if (!g_hash_table_contains(accts, acct) && strcmp(acct, "root"))
+		return _row_error(r, path, errp, "user '%s' is in account "
+				  "'%s', which is not in the file", user,
+				  acct);
+	(void) _parse_shares(r->fields[3], &shares);
+	if (!mf_tree_add_user_part(tree, user, acct, part, shares, &e))
+		/* a user twice in a dump without Partition column: most
+		 * likely per-partition associations */
+		return _row_error(r, path, errp, "%s%s", e.text, part ? "" :
+				  " (associations per partition? dump them "
+				  "with format=Cluster,Account,User,"
+				  "Partition,ParentName,Fairshare)");
+	return 0;
+}
+
 static int _load_assocs(mf_tree_t *tree, const char *path,
 			const char *cluster, mf_error_t *errp)
 {
 	guint ncols = _count_columns(path);
-	GPtrArray *rows = _read_rows(path, ncols == 5 ? _titles_cluster :
-				     ncols == 6 ? _titles_cluster_part :
-				     mf_header_assoc, errp);
+	const mf_dump_kind_t *kind = ncols == 5 ? &mf_dump_assoc_cluster :
+				     ncols == 6 ? &mf_dump_assoc_cluster_part :
+				     &mf_dump_assoc;
+	GPtrArray *rows = _read_rows(path, kind, errp);
 	GHashTable *accts;
 	mf_error_t e;
 	int rc = 0;
@@ -341,83 +440,23 @@ static int _load_assocs(mf_tree_t *tree, const char *path,
 		return -1;
 	}
 	accts = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
-
 	/* accounts first, so users may come before their account */
 	for (guint i = 0; i < rows->len && !rc; i++) {
-		_row_t *r = g_ptr_array_index(rows, i);
-		const char *acct = r->fields[0], *user = r->fields[1];
-		const char *parent = r->fields[2];
+		const _row_t *r = g_ptr_array_index(rows, i);
 		uint32_t shares;
-		_acct_row_t *ar;
 
-		if (!*acct) {
-			rc = mf_errprintf(errp, "%s:%d: empty Account field",
-					  path, r->line);
-			break;
-		}
-		if (_parse_shares(r->fields[3], &shares)) {
-			rc = mf_errprintf(errp, "%s:%d: Fairshare '%s' is not "
-					  "a whole number >= 0 or 'parent'",
-					  path, r->line, r->fields[3]);
-			break;
-		}
-		if (*user)
-			continue;
-		if (!strcmp(acct, "root") && *parent) {
-			rc = mf_errprintf(errp, "%s:%d: account 'root' has a "
-					  "parent ('%s')", path, r->line,
-					  parent);
-			break;
-		}
-		if (strcmp(acct, "root") && !*parent) {
-			rc = mf_errprintf(errp, "%s:%d: account '%s' has no "
-					  "ParentName", path, r->line, acct);
-			break;
-		}
-		if (g_hash_table_contains(accts, acct)) {
-			rc = mf_errprintf(errp, "%s:%d: duplicate account "
-					  "'%s'", path, r->line, acct);
-			break;
-		}
-		if (!mf_tree_add_account(tree, acct, parent, shares, &e)) {
-			rc = mf_errprintf(errp, "%s:%d: %s", path, r->line,
-					  e.text);
-			break;
-		}
-		ar = g_new0(_acct_row_t, 1);
-		ar->name = acct;
-		ar->parent = *parent ? parent : "root";
-		ar->line = r->line;
-		g_hash_table_insert(accts, (gpointer) acct, ar);
+		rc = _check_row(r, path, &shares, errp);
+		if (!rc && !*r->fields[1])
+			rc = _add_account_row(tree, accts, r, shares, path,
+					      errp);
 	}
 	if (!rc)
 		rc = _check_parents(accts, path, errp);
-
 	for (guint i = 0; i < rows->len && !rc; i++) {
-		_row_t *r = g_ptr_array_index(rows, i);
-		const char *acct = r->fields[0], *user = r->fields[1];
-		const char *part = r->n > 4 ? r->fields[4] : NULL;
-		uint32_t shares;
+		const _row_t *r = g_ptr_array_index(rows, i);
 
-		if (!*user)
-			continue;
-		if (!g_hash_table_contains(accts, acct) &&
-		    strcmp(acct, "root")) {
-			rc = mf_errprintf(errp, "%s:%d: user '%s' is in "
-					  "account '%s', which is not in the "
-					  "file", path, r->line, user, acct);
-			break;
-		}
-		(void) _parse_shares(r->fields[3], &shares);
-		if (!mf_tree_add_user_part(tree, user, acct, part, shares,
-					   &e))
-			/* a user twice in a dump without Partition column:
-			 * most likely per-partition associations */
-			rc = mf_errprintf(errp, "%s:%d: %s%s", path, r->line,
-					  e.text, part ? "" : " (associations "
-					  "per partition? dump them with "
-					  "format=Cluster,Account,User,"
-					  "Partition,ParentName,Fairshare)");
+		if (*r->fields[1])
+			rc = _add_user_row(tree, accts, r, path, errp);
 	}
 	g_hash_table_destroy(accts);
 	g_ptr_array_free(rows, TRUE);
@@ -542,10 +581,7 @@ static bool _is_amgr(const char *path)
 
 		if (!*l || *l == '#')
 			continue;
-		amgr = !strchr(l, '|') &&
-		       (g_str_has_prefix(l, "Current Association Manager") ||
-			g_str_has_suffix(l, " Records") ||
-			g_str_has_prefix(l, "ClusterName="));
+		amgr = mf_dump_is_amgr(l);
 		break;
 	}
 	g_strfreev(lines);
@@ -561,23 +597,55 @@ static int _load_amgr_usage(mf_tree_t *tree, const char *path,
 
 	if (!m)
 		return -1;
+	if (!m->assocs->len) {
+		mf_amgr_free(m);
+		return mf_errprintf(errp, "%s: no association record in it "
+				    "(scontrol show assoc_mgr flags=assoc "
+				    "lists root's at least)", path);
+	}
 	seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 	for (guint i = 0; i < m->assocs->len && !rc; i++) {
 		const mf_amgr_assoc_t *a = m->assocs->pdata[i];
 
-		if (*a->user && !a->has_usage)
+		if (*a->user && !a->has_usage) {
 			rc = mf_errprintf(errp, "%s:%d: no UsageRaw in the "
 					  "record of user '%s' in account "
 					  "'%s'", path, a->line, a->user,
 					  a->account);
-		else
+			if (mf_amgr_record_cut(m, a->line))
+				mf_dump_note_cut(errp, "this record");
+		} else {
 			rc = _set_usage(tree, seen, a->account, a->user,
 					a->partition, a->usage_raw, path,
 					a->line, errp);
+		}
 	}
 	g_hash_table_destroy(seen);
 	mf_amgr_free(m);
 	return rc;
+}
+
+/* The usage of row R of PATH into *USAGE, its fields checked; PARTS: the
+ * dump has a Partition column.  Returns 0 or -1. */
+static int _row_usage(const _row_t *r, bool parts, const char *path,
+		      long double *usage, mf_error_t *errp)
+{
+	const char *raw = r->fields[parts ? 3 : 2];
+
+	if (!*r->fields[0])
+		return _row_error(r, path, errp, "empty Account field");
+	/* sshare prints no partition on an account's row; the association
+	 * dump has the same four columns, ParentName third */
+	if (parts && !*r->fields[1] && *r->fields[2])
+		return _row_error(r, path, errp, "account '%s' with Partition "
+				  "'%s': sshare prints no partition on an "
+				  "account's row (is this the association "
+				  "dump, Account|User|ParentName|Fairshare?)",
+				  r->fields[0], r->fields[2]);
+	if (_parse_usage(raw, usage))
+		return _row_error(r, path, errp, "RawUsage '%s' is not a "
+				  "number >= 0", raw);
+	return 0;
 }
 
 static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
@@ -586,8 +654,8 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 	 * each row names its association; without, a user's rows in one
 	 * account come in sshare's order */
 	bool parts = _count_columns(path) == 4;
-	GPtrArray *rows = _read_rows(path, parts ? _titles_usage_part :
-				     mf_header_usage, errp);
+	GPtrArray *rows = _read_rows(path, parts ? &mf_dump_usage_part :
+				     &mf_dump_usage, errp);
 	GHashTable *seen, *byuser = NULL;
 	int rc = 0;
 
@@ -597,24 +665,14 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 	if (!parts)
 		byuser = _user_assocs(tree);
 	for (guint i = 0; i < rows->len && !rc; i++) {
-		_row_t *r = g_ptr_array_index(rows, i);
-		const char *acct = r->fields[0], *user = r->fields[1];
-		long double usage;
+		const _row_t *r = g_ptr_array_index(rows, i);
+		long double usage = 0.0L;
 
-		if (!*acct) {
-			rc = mf_errprintf(errp, "%s:%d: empty Account field",
-					  path, r->line);
-			break;
-		}
-		if (_parse_usage(r->fields[parts ? 3 : 2], &usage)) {
-			rc = mf_errprintf(errp, "%s:%d: RawUsage '%s' is not "
-					  "a number >= 0", path, r->line,
-					  r->fields[parts ? 3 : 2]);
-			break;
-		}
-		rc = _set_usage_in(tree, seen, byuser, acct, user,
-				   parts ? r->fields[2] : NULL, usage, path,
-				   r->line, errp);
+		rc = _row_usage(r, parts, path, &usage, errp);
+		if (!rc)
+			rc = _set_usage_in(tree, seen, byuser, r->fields[0],
+					   r->fields[1], parts ? r->fields[2] :
+					   NULL, usage, path, r->line, errp);
 	}
 	if (byuser)
 		g_hash_table_destroy(byuser);

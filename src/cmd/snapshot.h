@@ -11,7 +11,8 @@
  *            or: scontrol show assoc_mgr flags=assoc (assoc_mgr.h), told
  *                apart by its first line: not '|'-separated, and either
  *                "Current Association Manager state", a section title
- *                ("... Records") or an association record (ClusterName=)
+ *                ("... Records") or an association record (ClusterName=
+ *                with Account= or UserName=: not slurm.conf's)
  *
  * Both '|' dumps may begin with the header line sacctmgr and sshare print
  * without -n: it is skipped (dump_header.h).
@@ -22,6 +23,12 @@
  * two decimals).  An assoc_mgr file's account records, like sshare's
  * account rows, are only checked to be in the tree; a user's record
  * without UsageRaw is an error.  Indented account names (sshare's tree) are accepted.
+ *
+ * A file with no row (a dump that failed), a first line plainly of
+ * another dump (dump_header.h), and an association dump given as a usage
+ * dump with Partition column (an account row with a partition) are
+ * errors; an error in a last line without its newline says the dump may
+ * have been cut short there.
  *
  * Dumps taken a few seconds apart may disagree: a usage row (or assoc_mgr
  * record) for a user or account the association file does not have is a

@@ -228,6 +228,111 @@ expect_fail "missing conf file" 1 "no-such.conf" \
 expect_fail "bad assoc file" 1 "jobs.txt:1" \
 	--conf "$S/slurm.conf" --jobs "$S/jobs.txt" --assoc "$S/jobs.txt"
 
+# --- a dump that is empty, of another kind, or cut short: exit 1, the
+# file (and line) named and what is wrong, nothing on stdout.  An idle
+# cluster's job dump is not empty: scontrol prints "No jobs in the
+# system" (tested below), squeue --json an empty "jobs" array
+# (jobs-json.sh); a dump with no pending job is read (zero rows).
+# refused NAME MESSAGE ARGS...: `mfprio priority ARGS` exits 1, prints
+# nothing, and its stderr is the one line "mfprio: MESSAGE"
+refused() {
+	name=$1 want="mfprio: $2"; shift 2
+	"$MFPRIO" priority "$@" >"$out" 2>"$err"; rc=$?
+	if [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(cat "$err")" = "$want" ]; then ok "$name"
+	else echo "# rc=$rc, wanted 1 and: $want"; bad "$name"; fi
+}
+X=$T/x
+mkdir "$X"
+: >"$X/empty"
+L="$TOP_SRCDIR/tests/data/snapshot/live-22.05"
+CUT="the file ends in the middle of this line: a dump cut short?"
+Q="sacctmgr -P -n show qos format=Name,Priority"
+AP="sacctmgr -P -n show assoc format=Account,User,Priority"
+# shellcheck disable=SC2086
+refused "--jobs empty" "$X/empty: no job in it, nor scontrol's \"No jobs in the system\" (an empty dump: scontrol -o show job prints that line on an idle cluster)" \
+	$BASE --jobs "$X/empty"
+# shellcheck disable=SC2086
+refused "--jobs: the usage dump" "$S/usage.txt:1: no JobId= field (expected a line of \`scontrol -o show job\`)" \
+	$BASE --jobs "$S/usage.txt"
+# shellcheck disable=SC2086
+refused "--jobs: scontrol show assoc_mgr" \
+	"$L/assoc-mgr:1: a line of \`scontrol show assoc_mgr\`, not a line of \`scontrol -o show job\`" \
+	$BASE --jobs "$L/assoc-mgr"
+{ echo "Name|Priority"; cat "$S/qos.txt"; } >"$X/qos-header"
+# shellcheck disable=SC2086
+refused "--jobs: the QOS dump with its header" \
+	"$X/qos-header:1: the header of the QOS dump, not a line of \`scontrol -o show job\`" \
+	$BASE --jobs "$X/qos-header"
+# job 106's line cut after its NumNodes (no newline): its TRES and the
+# rest are missing; DelayBoot=, which scontrol prints on every job line
+# after every field read, tells a whole line
+{ head -n 5 "$S/jobs.txt"; sed -n '6s/ NumCPUs=.*//p' "$S/jobs.txt" | tr -d '\n'; } >"$X/jobs-cut"
+# shellcheck disable=SC2086
+refused "--jobs cut short in a job line" \
+	"$X/jobs-cut:6: no DelayBoot= field, which scontrol prints on every job line; $CUT" \
+	$BASE --jobs "$X/jobs-cut"
+{ head -n 5 "$S/jobs.txt"; printf 'JobId=106 JobName=x UserId=bob(1002)'; } >"$X/jobs-cut"
+# shellcheck disable=SC2086
+refused "--jobs cut short early in a job line" \
+	"$X/jobs-cut:6: no GroupId= field, which scontrol prints on every job line; $CUT" \
+	$BASE --jobs "$X/jobs-cut"
+# a whole last line without its newline is read
+head -c -1 "$S/jobs.txt" >"$X/jobs-nonl"
+# shellcheck disable=SC2086
+if "$MFPRIO" priority $BASE --jobs "$X/jobs-nonl" >"$out" 2>"$err" && cmp -s "$out" "$S/expected.txt"
+then ok "--jobs: a whole last line without newline is read"; else bad "--jobs: a whole last line without newline is read"; fi
+
+J="--conf $S/slurm.conf --jobs $S/jobs.txt --assoc $S/assoc.txt --usage $S/usage.txt"
+# shellcheck disable=SC2086
+refused "--qos empty" "$X/empty: no QOS in it (an empty dump: sacctmgr show qos lists normal at least)" \
+	$J --qos "$X/empty"
+# shellcheck disable=SC2086
+refused "--qos: the job dump" "$S/jobs.txt:1: a line of \`scontrol -o show job\`, not a line of \`$Q\`" \
+	$J --qos "$S/jobs.txt"
+# shellcheck disable=SC2086
+refused "--qos: the usage dump" "$S/usage.txt:1: QOS a: priority 'alice' is not a whole number" \
+	$J --qos "$S/usage.txt"
+# shellcheck disable=SC2086
+refused "--qos: slurm.conf" "$S/slurm.conf:2: a slurm.conf line, not a line of \`$Q\`" \
+	$J --qos "$S/slurm.conf"
+printf 'normal|0\nhigh|100\nlo' >"$X/qos-cut"
+# shellcheck disable=SC2086
+refused "--qos cut short" "$X/qos-cut:3: expected NAME|PRIORITY ($Q); $CUT" $J --qos "$X/qos-cut"
+
+J="$J --qos $S/qos.txt"
+# shellcheck disable=SC2086
+refused "--assoc-prio empty" "$X/empty: no association in it (an empty dump: sacctmgr show assoc lists root's at least)" \
+	$J --assoc-prio "$X/empty"
+# sshare's rows have the same three columns, but sshare indents accounts
+# by their depth (a usage dump of sshare's own, unindented by hand, cannot
+# be told apart)
+# shellcheck disable=SC2086
+refused "--assoc-prio: sshare's usage dump" \
+	"$L/usage:2: account ' root' indented, as sshare prints its tree: not a line of \`$AP\` (is this sshare's usage dump?)" \
+	$J --assoc-prio "$L/usage"
+# shellcheck disable=SC2086
+refused "--assoc-prio: the association dump" "$S/assoc.txt:2: a/: priority 'root' is not a whole number" \
+	$J --assoc-prio "$S/assoc.txt"
+# shellcheck disable=SC2086
+refused "--assoc-prio: the QOS dump" "$S/qos.txt:1: expected ACCOUNT|USER|PRIORITY ($AP)" \
+	$J --assoc-prio "$S/qos.txt"
+printf 'root||\na||\na|al' >"$X/ap-cut"
+# shellcheck disable=SC2086
+refused "--assoc-prio cut short" "$X/ap-cut:3: expected ACCOUNT|USER|PRIORITY ($AP); $CUT" \
+	$J --assoc-prio "$X/ap-cut"
+
+# slurm.conf: an empty one has no partition; another dump is no
+# Key=Value file; a line cut before its '=' is no setting.  (A file edited
+# by hand often ends without a newline: that alone says nothing here.)
+refused "--conf empty" "$X/empty: no setting in it (an empty slurm.conf: jobs have nowhere to run)" \
+	--conf "$X/empty" --jobs "$S/jobs.txt"
+refused "--conf: the association dump" "$S/assoc.txt:1: 'root|||1' is not of the form Key=Value" \
+	--conf "$S/assoc.txt" --jobs "$S/jobs.txt"
+{ cat "$S/slurm.conf"; printf 'PriorityWeig'; } >"$X/conf-cut"
+refused "--conf cut short before a '='" \
+	"$X/conf-cut:$(($(wc -l <"$S/slurm.conf") + 1)): 'PriorityWeig' is not of the form Key=Value" \
+	--conf "$X/conf-cut" --jobs "$S/jobs.txt"
+
 # --- usage errors: exit 2
 expect_fail "no --jobs" 2 "--conf FILE and --jobs FILE are required" --conf "$S/slurm.conf"
 # shellcheck disable=SC2086

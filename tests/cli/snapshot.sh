@@ -206,6 +206,17 @@ mkdir "$tmp/badtime"
 printf '# taken by hand\n\n17000x\n' >"$tmp/badtime/time"
 expect_fail "--snapshot: a bad time" 1 "$tmp/badtime/time:3: '17000x' is not" \
 	priority --snapshot "$tmp/badtime"
+# a file of the snapshot left empty (a command that failed, a disk that
+# filled up): the file named, exit 1
+for f in jobs:"no job in it, nor scontrol's" qos:"no QOS in it (an empty dump" \
+	assoc:"no association in it (an empty dump" \
+	assoc-prio:"no association in it (an empty dump" \
+	assoc-mgr:"no usage row in it (an empty dump"; do
+	mk_small "$tmp/empty-${f%%:*}"
+	: >"$tmp/empty-${f%%:*}/${f%%:*}"
+	expect_fail "--snapshot: ${f%%:*} empty" 1 "mfprio: $tmp/empty-${f%%:*}/${f%%:*}: ${f#*:}" \
+		priority --snapshot "$tmp/empty-${f%%:*}"
+done
 
 # --- bad assoc_mgr dumps: FILE:LINE
 A="--assoc $EX/assoc"
