@@ -12,9 +12,21 @@
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
 #      8); lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
-#      one MariaDB and one munged serve all), one task at a time;
-#   3. a table: release x check, PASS / FAIL / - (not run), and why a
-#      release was left out (no source found).
+#      one MariaDB and one munged serve all), one task at a time, each
+#      within a time limit (below);
+#   3. every task scheduled ends with a result: past its time limit a task
+#      is killed, FAIL "timed out after N s", its cluster instance is
+#      stopped and the lane goes on with its next task; a task a lane took
+#      and never finished (the lane died), or that no lane took, is FAIL
+#      "no result (...)" once the lanes are done;
+#   4. what was not run at all is a skip, named with its reason: a release
+#      whose source is not found (with its build and every check), the
+#      checks of a release whose build failed, a release of
+#      release/releases.tsv left out by MFPRIO_MATRIX_RELEASES, and
+#      sprio-vs-mfprio under MFPRIO_SKIP_SPRIO=1;
+#   5. the failures and skips, each with its reason, then a table: release
+#      x check, PASS / FAIL / SKIP / - (not a check of that release), then
+#      "matrix: N passed, M failed, K skipped".
 #
 # Checks (each a script of this directory, with that release's binaries,
 # its upstream plugin, and our plugin built against its source):
@@ -35,6 +47,29 @@
 # The releases, and which run all their checks ("live") and which only
 # build, load and one differential (fair_tree), are release/releases.tsv's.
 #
+# Files in OUTDIR:
+#   tasks      the tasks scheduled, one a line, longest first:
+#              RELEASE CHECK SCRIPT [VAR=VALUE...]
+#   results    a line for each build tried and for each task of tasks:
+#                RELEASE|CHECK|PASS|LOG|
+#                RELEASE|CHECK|FAIL|LOG|REASON
+#              CHECK is "build" or a task's CHECK; LOG the log (empty for a
+#              task that never started); REASON one of "exit status N",
+#              "timed out after N s", "no result (lane N ended while
+#              running it)", "no result (never started: all lanes ended
+#              first)", "Slurm's build failed", "the plugin's build failed",
+#              "PATH missing" (Debian's plugin).  PASS and FAIL only: anything
+#              not PASS is a failure.
+#   skipped    a line for each build or check not run at all (never a
+#              failure, but counted and named):
+#                RELEASE|CHECK|SKIP||REASON
+#              REASON: "no source found: ..." (slurm-release.sh find's last
+#              words), "not run: the build failed", "not in
+#              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1".
+#              Neither file's REASON contains '|'.
+#   taken      LANE|RELEASE|CHECK, as each lane took each task
+#   build-RELEASE.log, RELEASE-CHECK.log (":" as "-"), lane-N-stop.log
+#
 # Environment:
 #   MFPRIO_TOP              the source tree (default: this script's ../..)
 #   MFPRIO_BUILD            the main build tree (its plugin is the 22.05 one)
@@ -44,12 +79,17 @@
 #                           installed, PREFIX=ROOT/VERSION (default
 #                           /var/tmp/mfprio-install: the slurm user must
 #                           read it)
-#   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first)
+#   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first);
+#                           the table's others are skipped
 #   MFPRIO_MATRIX_LANES     concurrent clusters (default 8)
 #   MFPRIO_MATRIX_FIRST     the first lane's cluster instance (default 1)
+#   MFPRIO_MATRIX_TASK_TIMEOUT  seconds each task may run, for every task
+#                           (default: per check, task_limit below; 0: none)
 #   MFPRIO_SLURM_TARBALLS   where release sources are (slurm-release.sh)
-#   MFPRIO_SKIP_SPRIO=1     leave out sprio-vs-mfprio.sh (22.05)
-# Exit status: 0 when every check that ran passed.
+#   MFPRIO_SKIP_SPRIO=1     skip sprio-vs-mfprio.sh (22.05)
+# Exit status: 0 when no build or task failed (skips alone do not fail the
+# matrix: a clone without ../shared/slurm runs Debian's release only, and
+# says so) and at least one check passed; else 1.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -59,43 +99,137 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 lanes=${MFPRIO_MATRIX_LANES:-8}
 first=${MFPRIO_MATRIX_FIRST:-1}
+if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} && ! ${MFPRIO_MATRIX_TASK_TIMEOUT} =~ ^[0-9]+$ ]]; then
+	echo "matrix: error: MFPRIO_MATRIX_TASK_TIMEOUT='$MFPRIO_MATRIX_TASK_TIMEOUT' is not a number of seconds" >&2
+	exit 2
+fi
 # the releases and what each runs: release/releases.tsv
 rtable=$top/release/releases.sh
 LIVE=" $("$rtable" tested checks=live | tr '\n' ' ') "
 # Debian's own Slurm (the installed package, built by run-all as the main
 # build), which also runs every other cluster test of this directory
 DEBIAN=$("$rtable" tested source=debian | head -n 1)
-read -ra releases <<<"${MFPRIO_MATRIX_RELEASES:-$("$rtable" tested | tr '\n' ' ')}"
-results=$out/results        # lines: RELEASE|CHECK|PASS or FAIL|log
+read -ra tested <<<"$("$rtable" tested | tr '\n' ' ')"
+read -ra releases <<<"${MFPRIO_MATRIX_RELEASES:-${tested[*]}}"
+# the table's releases that MFPRIO_MATRIX_RELEASES leaves out: skipped,
+# and named, not silently absent
+unselected=()
+for v in "${tested[@]}"; do
+	[[ " ${releases[*]} " == *" $v "* ]] || unselected+=("$v")
+done
+results=$out/results        # RELEASE|CHECK|PASS or FAIL|LOG|REASON
+skipped=$out/skipped        # RELEASE|CHECK|SKIP||REASON
+taken=$out/taken            # LANE|RELEASE|CHECK
 : >"$results"
-: >"$out/missing"
+: >"$skipped"
+: >"$taken"
+rm -f "$out"/lane-*.running
 
 say() { printf 'matrix: [%4ds] %s\n' "$SECONDS" "$*"; }
-result() { echo "$1|$2|$3|${4:-}" >>"$results"; }
+# result RELEASE CHECK PASS|FAIL [LOG [REASON]]
+result() {
+	local why=${5:-}
+	why=${why//|//}
+	echo "$1|$2|$3|${4:-}|${why//$'\n'/ }" >>"$results"
+}
+# skip RELEASE CHECK REASON
+skip() {
+	local why=${3//|//}
+	echo "$1|$2|SKIP||${why//$'\n'/ }" >>"$skipped"
+}
+
+# checks_of VERSION: the checks VERSION runs, one a line: CHECK SCRIPT
+# [VAR=VALUE...] (whether it is built or not: a release not run is
+# skipped check by check, as its row of the table would have been)
+checks_of() {
+	local v=$1 a t n
+	if [[ $LIVE == *" $v "* ]]; then
+		for a in fair_tree classic depth_oblivious; do
+			echo "diff:$a test-plugin-differential.sh MFPRIO_DIFF_ONLY=$a"
+		done
+		echo "loads test-plugin-loads.sh"
+		echo "usage test-plugin-usage.sh"
+		echo "stats test-plugin-stats.sh"
+	else
+		echo "diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree"
+		echo "loads test-plugin-loads.sh"
+	fi
+	if [[ $v == "$DEBIAN" ]]; then
+		echo "flags test-plugin-differential-flags.sh"
+		for t in "$here"/test-*.sh; do
+			n=$(basename "$t" .sh)
+			case $n in
+			test-plugin-differential* | test-plugin-loads | test-plugin-usage | test-plugin-stats) continue ;;
+			esac
+			echo "${n#test-} $n.sh"
+		done
+		echo "sprio-vs-mfprio sprio-vs-mfprio.sh"
+	fi
+}
+
+# task_limit CHECK: the seconds a task may run before it is killed.  About
+# 2.5 times the longest run seen with 8 lanes on 2 busy cores (diff:* 290 s,
+# loads 480, usage 600, stats 195, flags 680, fs-kept 480, fairshare-sshare
+# 400, faults 390, new-assoc 330, the others under 300) and never under
+# 900 s: a slow machine must not fail a sound check, but one hung test must
+# not hold the whole run.  MFPRIO_MATRIX_TASK_TIMEOUT overrides (0: none).
+task_limit() {
+	if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} ]]; then
+		echo "$MFPRIO_MATRIX_TASK_TIMEOUT"
+		return
+	fi
+	case $1 in
+	flags) echo 1800 ;;
+	usage) echo 1500 ;;
+	loads | fs-kept | fairshare-sshare | faults) echo 1200 ;;
+	*) echo 900 ;;
+	esac
+}
+
+# stop_instance N PREFIX: stop cluster instance N's daemons (PREFIX: the
+# release the last task there ran, for its squeue and scancel), as the test
+# scripts' own clean-up does, under the instance's lock (cluster-lock.sh):
+# daemons of a killed task that inherited the lock do not stop us, but a
+# holder outside this matrix (the instance is not ours then) is waited for
+# 60 s and its cluster left alone.
+stop_instance() {
+	(
+		export MFPRIO_CLUSTER_INSTANCE=$1 MFPRIO_SLURM_PREFIX=$2 MFPRIO_CLUSTER_LOCK_WAIT=60
+		# shellcheck source=cluster-lock.sh source-path=SCRIPTDIR disable=SC1091
+		. "$here/cluster-lock.sh"
+		cluster_lock "matrix lane $1"
+		"$here/cluster.sh" stop
+	) >>"$out/lane-$1-stop.log" 2>&1 </dev/null
+}
 
 # ---------------------------------------------------------------- builds
 install_root=${MFPRIO_INSTALL_ROOT:-/var/tmp/mfprio-install}
 mkdir -p "$install_root" && chmod 755 "$install_root"
-# prefix_of VERSION: the install prefix ("" for Debian's 22.05.8).
-declare -A prefix so
+# prefix[VERSION]: the install prefix ("" for Debian's 22.05.8);
+# so[VERSION]: our plugin built for it (unset: not built, its checks are
+# skipped); notrun[VERSION]: why it was not built, when not for a failure
+declare -A prefix so notrun
 for v in "${releases[@]}"; do
 	log=$out/build-$v.log
 	if [[ $v == "$DEBIAN" ]]; then
 		prefix[$v]=""
 		so[$v]=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
 		if [[ -f ${so[$v]} ]]; then result "$v" build PASS; else
-			result "$v" build FAIL "${so[$v]} missing"; fi
+			result "$v" build FAIL "" "${so[$v]} missing"
+			unset "so[$v]"
+		fi
 		continue
 	fi
 	if ! src=$("$here/slurm-release.sh" find "$v" 2>"$log"); then
-		echo "$v: $(tail -n 1 "$log")" >>"$out/missing"
-		say "$v: no source found; left out"
+		notrun[$v]="no source found: $(tail -n 1 "$log")"
+		skip "$v" build "${notrun[$v]}"
+		say "$v: no source found; skipped"
 		continue
 	fi
 	say "$v: Slurm from $src (cached build, or about 3 min)"
 	p=$("$here/slurm-release.sh" build "$v" 2>>"$log" | tail -n 1)
 	if [[ -z $p || ! -x $p/sbin/slurmctld ]]; then
-		result "$v" build FAIL "$log"
+		result "$v" build FAIL "$log" "Slurm's build failed"
 		continue
 	fi
 	prefix[$v]=$p
@@ -112,74 +246,104 @@ for v in "${releases[@]}"; do
 		so[$v]=$inst/lib/mfprio/slurm/priority_multifactor.so
 		result "$v" build PASS "$log"
 	else
-		result "$v" build FAIL "$log"
+		result "$v" build FAIL "$log" "the plugin's build failed"
 		tail -n 20 "$log"
 	fi
+done
+for v in "${unselected[@]}"; do
+	skip "$v" build "not in MFPRIO_MATRIX_RELEASES"
 done
 
 # ---------------------------------------------------------------- tasks
 # One line per task: RELEASE CHECK SCRIPT [VAR=VALUE...]; longest first so
-# that the lanes finish together.
+# that the lanes finish together.  What is not scheduled is skipped, line
+# by line, with its reason.
 tasks=$out/tasks
 : >"$tasks"
-for v in "${releases[@]}"; do
-	[[ -n ${so[$v]:-} ]] || continue
-	if [[ $LIVE == *" $v "* ]]; then
-		for a in fair_tree classic depth_oblivious; do
-			echo "$v diff:$a test-plugin-differential.sh MFPRIO_DIFF_ONLY=$a" >>"$tasks"
-		done
-		echo "$v loads test-plugin-loads.sh" >>"$tasks"
-		echo "$v usage test-plugin-usage.sh" >>"$tasks"
-		echo "$v stats test-plugin-stats.sh" >>"$tasks"
-	else
-		echo "$v diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree" >>"$tasks"
-		echo "$v loads test-plugin-loads.sh" >>"$tasks"
-	fi
-	if [[ $v == "$DEBIAN" ]]; then
-		echo "$v flags test-plugin-differential-flags.sh" >>"$tasks"
-		for t in "$here"/test-*.sh; do
-			n=$(basename "$t" .sh)
-			case $n in
-			test-plugin-differential* | test-plugin-loads | test-plugin-usage | test-plugin-stats) continue ;;
-			esac
-			echo "$v ${n#test-} $n.sh" >>"$tasks"
-		done
-		[[ ${MFPRIO_SKIP_SPRIO:-} == 1 ]] || echo "$v sprio-vs-mfprio sprio-vs-mfprio.sh" >>"$tasks"
-	fi
+for v in "${releases[@]}" "${unselected[@]}"; do
+	while read -r check script rest; do
+		if [[ " ${unselected[*]} " == *" $v "* ]]; then
+			skip "$v" "$check" "not in MFPRIO_MATRIX_RELEASES"
+		elif [[ -z ${so[$v]:-} ]]; then
+			skip "$v" "$check" "${notrun[$v]:-not run: the build failed}"
+		elif [[ $check == sprio-vs-mfprio && ${MFPRIO_SKIP_SPRIO:-} == 1 ]]; then
+			skip "$v" "$check" "MFPRIO_SKIP_SPRIO=1"
+		else
+			echo "$v $check $script${rest:+ $rest}" >>"$tasks"
+		fi
+	done < <(checks_of "$v")
 done
 # differentials and the long 22.05 ones first
 sort -s -k2,2 -t' ' "$tasks" | awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|usage|snapshot|load|tsan|part-assoc|new-assoc|fs-kept/) ; print (long ? 0 : 1) "\t" $0 }' |
 	sort -s -n -k1,1 | cut -f2- >"$tasks.sorted"
 mv "$tasks.sorted" "$tasks"
+# the lanes take from a copy: tasks stays the list of what must have a result
+queue=$out/queue
+cp "$tasks" "$queue"
 ntasks=$(wc -l <"$tasks")
-say "$ntasks tasks over $lanes lanes"
+if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} ]]; then
+	limits="$MFPRIO_MATRIX_TASK_TIMEOUT s (MFPRIO_MATRIX_TASK_TIMEOUT)"
+else
+	limits="900-1800 s by check"
+fi
+say "$ntasks tasks over $lanes lanes (instances $first-$((first + lanes - 1))), $(wc -l <"$skipped") skipped; time limit per task: $limits"
 
-# take_task: print the next task and remove it from the queue (under a lock).
+# take_task N: print the next task and remove it from the queue, noting
+# that lane N took it (under a lock).
 take_task() {
 	(
 		flock 7
-		head -n 1 "$tasks"
-		sed -i 1d "$tasks"
-	) 7>>"$tasks.lock"
+		line=$(head -n 1 "$queue")
+		[[ -n $line ]] || exit 0
+		sed -i 1d "$queue"
+		read -r tv tc _ <<<"$line"
+		echo "$1|$tv|$tc" >>"$taken"
+		echo "$line"
+	) 7>>"$queue.lock"
 }
 
 run_lane() {   # run_lane N
-	local n=$1 line v check script rest log t0 rc
-	while line=$(take_task) && [[ -n $line ]]; do
+	local n=$1 line v check script rest log t0 rc limit tpid why last=""
+	while line=$(take_task "$n") && [[ -n $line ]]; do
 		read -r v check script rest <<<"$line"
 		log=$out/$v-${check//:/-}.log
+		limit=$(task_limit "$check")
+		last=${prefix[$v]}
 		t0=$SECONDS
+		# timeout(1) puts the script in a process group of its own and,
+		# past the limit, sends SIGTERM to all of it (the script's EXIT
+		# trap stops its cluster), SIGKILL 30 s later.  In the background
+		# so that its pid is known: a lane that dies leaves it behind,
+		# and the end of the run kills it (lane-N.running).
 		# shellcheck disable=SC2086
 		env MFPRIO_CLUSTER_INSTANCE="$n" MFPRIO_SLURM_PREFIX="${prefix[$v]}" \
 			MFPRIO_PLUGIN_SO="${so[$v]}" MFPRIO_CLUSTER_LOCK_WAIT=3600 $rest \
-			"$here/$script" >"$log" 2>&1 </dev/null
+			timeout --kill-after=30 "$limit" "$here/$script" >"$log" 2>&1 </dev/null &
+		tpid=$!
+		echo "$tpid $v $check" >"$out/lane-$n.running"
+		wait "$tpid"
 		rc=$?
+		# 124: timed out and ended by SIGTERM; 137: by SIGKILL.  The time
+		# tells a limit reached from a script's own status 124 or 137.
+		if ((limit > 0 && (rc == 124 || rc == 137) && SECONDS - t0 >= limit)); then
+			why="timed out after $limit s"
+			result "$v" "$check" FAIL "$log" "$why"
+			rm -f "$out/lane-$n.running"
+			say "lane $n: $v $check: FAIL ($why); stopping instance $n"
+			# the script's own clean-up may have been cut short:
+			# the next task on this lane must start clean
+			stop_instance "$n" "${prefix[$v]}" ||
+				say "lane $n: instance $n not stopped (see $out/lane-$n-stop.log)"
+			continue
+		fi
 		if [[ $rc -eq 0 ]]; then result "$v" "$check" PASS "$log"; else
-			result "$v" "$check" FAIL "$log"; fi
+			result "$v" "$check" FAIL "$log" "exit status $rc"; fi
+		rm -f "$out/lane-$n.running"
 		say "lane $n: $v $check: $([[ $rc -eq 0 ]] && echo PASS || echo FAIL) ($((SECONDS - t0)) s) $(tail -n 1 "$log")"
 	done
 	# this lane's cluster is left stopped
-	MFPRIO_CLUSTER_INSTANCE=$n "$here/cluster.sh" stop >/dev/null 2>&1 || true
+	stop_instance "$n" "$last" || true
+	return 0
 }
 
 pids=()
@@ -187,18 +351,70 @@ for ((n = first; n < first + lanes; n++)); do
 	run_lane "$n" &
 	pids+=($!)
 done
-wait "${pids[@]}"
+lane_rc=()
+for i in "${!pids[@]}"; do
+	wait "${pids[$i]}"
+	lane_rc[i]=$?
+done
 
-# ---------------------------------------------------------------- table
-python3 - "$results" "${releases[@]}" <<'EOF'
+# A lane that died (killed, or a shell error) may have left its task
+# running and its cluster up: end the task's process group (timeout's pid
+# is its group), stop the instance.  Its task has no result: below.
+for i in "${!pids[@]}"; do
+	n=$((first + i))
+	f=$out/lane-$n.running
+	[[ ${lane_rc[i]} -ne 0 || -e $f ]] || continue
+	say "lane $n ended with status ${lane_rc[i]}$([[ -e $f ]] && echo " in the middle of a task")"
+	p=""
+	if [[ -e $f ]]; then
+		read -r tpid v _ <"$f"
+		p=${prefix[$v]:-}
+		if [[ $(cat "/proc/$tpid/comm" 2>/dev/null) == timeout ]]; then
+			kill -KILL -- "-$tpid" 2>/dev/null || true
+		fi
+		rm -f "$f"
+	fi
+	stop_instance "$n" "$p" ||
+		say "lane $n: instance $n not stopped (see $out/lane-$n-stop.log)"
+done
+
+# Every task scheduled has a result by now, or it is a failure: a task
+# that never ran must not leave a hole that reads as nothing wrong.
+while read -r v check _; do
+	awk -F'|' -v v="$v" -v c="$check" '$1 == v && $2 == c { f = 1 } END { exit !f }' "$results" &&
+		continue
+	lane=$(awk -F'|' -v v="$v" -v c="$check" '$2 == v && $3 == c { l = $1 } END { print l }' "$taken")
+	if [[ -n $lane ]]; then
+		why="no result (lane $lane ended while running it)"
+	else
+		why="no result (never started: all lanes ended first)"
+	fi
+	log=$out/$v-${check//:/-}.log
+	[[ -e $log ]] || log=""
+	result "$v" "$check" FAIL "$log" "$why"
+done <"$tasks"
+
+# ---------------------------------------------------------------- summary
+# what was not run, by release and reason; then what failed, and why
+awk -F'|' '{ k = $1 "|" $5; if (!(k in c)) { o[++n] = k; c[k] = $2 } else c[k] = c[k] ", " $2 }
+	END { for (i = 1; i <= n; i++) { split(o[i], p, "|"); print p[1] " (" c[o[i]] "): " p[2] } }' "$skipped" |
+	while IFS= read -r l; do say "SKIP $l"; done
+if grep -q '|no source found' "$skipped"; then
+	say "(a release with no source: set MFPRIO_SLURM_TARBALLS to a directory of slurm-VERSION.tar.gz)"
+fi
+awk -F'|' '$3 == "FAIL" { print $1 " " $2 ": " $5 ($4 != "" ? " (" $4 ")" : "") }' "$results" |
+	while IFS= read -r l; do say "FAIL $l"; done
+
+python3 - "$results" "$skipped" "${releases[@]}" "${unselected[@]}" <<'PY'
 import sys
-res, rels = sys.argv[1], sys.argv[2:]
+res, skp, rels = sys.argv[1], sys.argv[2], sys.argv[3:]
 table, checks = {}, []
-for line in open(res):
-    v, c, r = line.rstrip('\n').split('|')[:3]
-    table[(v, c)] = r
-    if c not in checks:
-        checks.append(c)
+for f in (res, skp):
+    for line in open(f):
+        v, c, r = line.rstrip('\n').split('|')[:3]
+        table[(v, c)] = r
+        if c not in checks:
+            checks.append(c)
 order = ['build', 'loads', 'usage', 'diff:fair_tree', 'diff:classic',
          'diff:depth_oblivious', 'flags']
 checks = [c for c in order if c in checks] + sorted(c for c in checks if c not in order)
@@ -206,11 +422,14 @@ w = max([len('release')] + [len(v) for v in rels])
 print('release'.ljust(w) + ''.join('  ' + c for c in checks))
 for v in rels:
     print(v.ljust(w) + ''.join('  ' + table.get((v, c), '-').ljust(len(c)) for c in checks))
-EOF
-if [[ -s $out/missing ]]; then
-	echo "left out (no source): set MFPRIO_SLURM_TARBALLS to a directory of slurm-VERSION.tar.gz"
-	sed 's/^/  /' "$out/missing"
+PY
+passed=$(awk -F'|' '$3 == "PASS"' "$results" | wc -l)
+fails=$(awk -F'|' '$3 != "PASS"' "$results" | wc -l)
+skips=$(wc -l <"$skipped")
+echo "matrix: $passed passed, $fails failed, $skips skipped (logs in $out)"
+# nothing run at all is not a pass either
+if [[ $fails -eq 0 && $passed -eq 0 ]]; then
+	echo "matrix: no check ran"
+	exit 1
 fi
-fails=$(grep -c '|FAIL|' "$results")
-echo "matrix: $(grep -c '|PASS|' "$results") passed, $fails failed (logs in $out)"
 [[ $fails -eq 0 ]]
