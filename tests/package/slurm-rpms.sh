@@ -51,25 +51,15 @@ top=$(cd "$here/../.." && pwd)
 
 version=${1:-24.11.7}
 cache=${MFPRIO_RPM_CACHE:-/var/cache/mfprio/rpm}
-t0=$SECONDS
-say() { printf 'slurm-rpms: %s [%3ds] %s\n' "$(date +%T)" $((SECONDS - t0)) "$*" >&2; }
-die() { printf 'slurm-rpms: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=pkg-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/pkg-lib.sh"
+pkg_log slurm-rpms clock
 
 [[ $(id -u) -eq 0 ]] || die "must run as root (it writes under /var/cache)"
 command -v rpmbuild >/dev/null || die "no rpmbuild (apt-get install rpm; tests/install-deps)"
-packages=$("$top/release/releases.sh" get "$version" packages) ||
-	die "Slurm $version: not a release of release/releases.tsv"
-[[ ",$packages," == *,slurm-slurmctld,* ]] ||
-	die "Slurm $version: release/releases.tsv does not list slurm-slurmctld for it ($packages)"
-tarball=$("$top/tests/cluster/slurm-release.sh" find "$version") ||
-	die "no tarball of Slurm $version (set MFPRIO_SLURM_TARBALLS to a directory holding slurm-$version.tar.gz)"
-[[ -f $tarball ]] || die "$tarball is a source tree, not a tarball: slurm.spec builds from the tarball"
-sum=$(sha256sum "$tarball" | cut -d' ' -f1)
-sums=$(dirname "$tarball")/SHA256SUMS
-if [[ -f $sums ]]; then
-	want=$(awk -v f="$(basename "$tarball")" '$2 == f || $2 == "*" f { print $1 }' "$sums")
-	[[ -z $want || $want == "$sum" ]] || die "$tarball does not match its checksum in $sums"
-fi
+release_tarball "$version" slurm-slurmctld || die "$TARBALL_ERROR"
+tarball=$TARBALL
+sum=$TARBALL_SUM
 out=$cache/$version-${sum:0:12}
 stamp=$out/.mfprio-built
 

@@ -42,24 +42,16 @@ top=$(cd "$here/../.." && pwd)
 
 version=${1:-24.11.7}
 cache=${MFPRIO_SMD_DEB_CACHE:-/var/cache/mfprio/smd-deb}
-t0=$SECONDS
-say() { printf 'smd-debs: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2; }
-die() { printf 'smd-debs: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=pkg-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/pkg-lib.sh"
+pkg_log smd-debs
 
 [[ $(id -u) -eq 0 ]] || die "must run as root (it builds in a chroot)"
-packages=$("$top/release/releases.sh" get "$version" packages) ||
-	die "Slurm $version: not a release of release/releases.tsv"
-[[ ",$packages," == *,slurm-smd-slurmctld,* ]] ||
-	die "Slurm $version: SchedMD's tarball has no debian/ packaging for it (release/releases.tsv lists $packages)"
-tarball=$("$top/tests/cluster/slurm-release.sh" find "$version") ||
-	die "no tarball of Slurm $version (set MFPRIO_SLURM_TARBALLS to a directory holding slurm-$version.tar.gz)"
-[[ -f $tarball ]] || die "$tarball is a source tree, not a tarball: SchedMD's debian/ is built from the tarball"
-sum=$(sha256sum "$tarball" | cut -d' ' -f1)
-sums=$(dirname "$tarball")/SHA256SUMS
-if [[ -f $sums ]]; then
-	want=$(awk -v f="$(basename "$tarball")" '$2 == f || $2 == "*" f { print $1 }' "$sums")
-	[[ -z $want || $want == "$sum" ]] || die "$tarball does not match its checksum in $sums"
-fi
+# SchedMD's debian/ is in the tarballs of the releases that list
+# slurm-smd-slurmctld
+release_tarball "$version" slurm-smd-slurmctld || die "$TARBALL_ERROR"
+tarball=$TARBALL
+sum=$TARBALL_SUM
 out=$cache/$version-${sum:0:12}
 stamp=$out/.mfprio-built
 

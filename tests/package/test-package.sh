@@ -36,20 +36,9 @@ unset MFPRIO_SLURM_PREFIX MFPRIO_CLUSTER_DIR MFPRIO_PRIORITY_CONF
 . "$top/tests/cluster/cluster-lock.sh"
 export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
 
-pass=0
-fail=0
-t0=$SECONDS
-say() { printf 'test-package: [%3ds] %s\n' $((SECONDS - t0)) "$*"; }
-ok() { pass=$((pass + 1)); say "ok: $*"; }
-not_ok() { fail=$((fail + 1)); say "FAILED: $*"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-# not COMMAND...: true if COMMAND fails (a check that something is absent)
-# shellcheck disable=SC2317  # called through check
-not() { ! "$@"; }
+# shellcheck source=pkg-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/pkg-lib.sh"
+pkg_checks test-package
 # installed: the mfprio package is installed
 installed() { dpkg-query -W -f '${Status}' mfprio 2>/dev/null | grep -q 'install ok installed'; }
 # finish: clean up, print the tally; exits non-zero on any failure

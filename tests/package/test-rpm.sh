@@ -53,22 +53,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 version=${1:-24.11.7}
 
-pass=0
-fail=0
-t0=$SECONDS
-say() { printf 'test-rpm: %s [%4ds] %s\n' "$(date +%T)" $((SECONDS - t0)) "$*"; }
-ok() { pass=$((pass + 1)); say "ok: $*"; }
-not_ok() { fail=$((fail + 1)); say "FAILED: $*"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
+# shellcheck source=pkg-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/pkg-lib.sh"
+pkg_checks test-rpm clock
 # (after a pipe, grep >/dev/null rather than grep -q: under pipefail, -q's
 # early exit can kill the writer with SIGPIPE and fail the pipeline)
-# not COMMAND...: true if COMMAND fails (a check that something is absent)
-# shellcheck disable=SC2317  # called through check
-not() { ! "$@"; }
 scratch=""
 # finish: clean up, print the tally; exits non-zero on any failure
 finish() {
@@ -103,12 +92,9 @@ for c in rpm rpmbuild rpmspec rpmlint rpm2cpio cpio autoreconf gdb bzip2; do
 		{ say "no $c (tests/install-deps installs rpm, rpm2cpio, rpmlint, gdb, ...)"; echo "0 passed, 1 failed"; exit 1; }
 done
 mf_version=$(sed -n 's/^AC_INIT(\[mfprio\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
-packages=$("$top/release/releases.sh" get "$version" packages 2>/dev/null)
-[[ -n $mf_version && ,$packages, == *,slurm-slurmctld,* ]] ||
-	{ say "no version in configure.ac, or Slurm $version is not a release whose packages list slurm-slurmctld"; echo "0 passed, 1 failed"; exit 1; }
-slurm_src=$("$top/tests/cluster/slurm-release.sh" find "$version" 2>/dev/null)
-[[ -f $slurm_src ]] ||
-	{ say "no tarball of Slurm $version (../shared/slurm or MFPRIO_SLURM_TARBALLS)"; echo "0 passed, 1 failed"; exit 1; }
+[[ -n $mf_version ]] || { say "no version in configure.ac"; echo "0 passed, 1 failed"; exit 1; }
+release_tarball "$version" slurm-slurmctld || { say "$TARBALL_ERROR"; echo "0 passed, 1 failed"; exit 1; }
+slurm_src=$TARBALL
 # the version the RPMs carry: MAJOR.MINOR.MICRO (26.11.0 for 26.11.0-0rc1)
 sv=${version%%-*}
 arch=$(rpm --eval '%{_arch}')

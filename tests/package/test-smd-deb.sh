@@ -59,19 +59,9 @@ root=${MFPRIO_SMD_CHROOT:-/var/tmp/mfprio-smd-chroot}
 instance=${MFPRIO_CLUSTER_INSTANCE:-31}
 diff_cases=${MFPRIO_SMD_DIFF_CASES:-fair_tree}
 
-pass=0
-fail=0
-t0=$SECONDS
-say() { printf 'test-smd-deb: [%3ds] %s\n' $((SECONDS - t0)) "$*"; }
-ok() { pass=$((pass + 1)); say "ok: $*"; }
-not_ok() { fail=$((fail + 1)); say "FAILED: $*"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-# shellcheck disable=SC2317  # called through check
-not() { ! "$@"; }
+# shellcheck source=pkg-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/pkg-lib.sh"
+pkg_checks test-smd-deb
 # (set -o pipefail: no "| grep -q" after a command that may still write when
 # grep has seen its match and gone, as chroot_pids does: "| grep >/dev/null")
 # inside CMD...: CMD inside the chroot
@@ -154,8 +144,8 @@ debdir=$("$here/smd-debs.sh" "$version" 7>&- 2>"$logs/smd-debs.log" | tail -n 1)
 [[ -n $debdir && -f $debdir/.mfprio-built ]] ||
 	{ tail -n 20 "$logs/smd-debs.log"; abort "smd-debs.sh $version"; }
 ok "SchedMD's .debs of $version in $debdir ($(grep -c '^deb ' "$debdir/.mfprio-built") packages, built in $(awk '$1 == "build_seconds" { print $2 }' "$debdir/.mfprio-built") s)"
-tarball=$("$top/tests/cluster/slurm-release.sh" find "$version" 2>/dev/null)
-[[ -f $tarball ]] || abort "no tarball of Slurm $version"
+release_tarball "$version" slurm-smd-slurmctld || abort "$TARBALL_ERROR"
+tarball=$TARBALL
 
 # ---------------------------------------------------------------- chroot
 say "creating the chroot (log $logs/chroot.log)"

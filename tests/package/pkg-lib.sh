@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# ($top is the caller's; TARBALL* are for the caller)
+# shellcheck disable=SC2154,SC2034
+# pkg-lib.sh: what the package tests (test-package.sh, test-smd-deb.sh,
+# test-rpm.sh) and the builders of SchedMD's packages (smd-debs.sh,
+# slurm-rpms.sh) share.  Sourced, not run; needs $top (the source tree).
+#
+#   pkg_checks NAME [clock]    say, ok, not_ok, check, not, and the counters
+#                              pass, fail, t0, for a test named NAME (clock:
+#                              each line also gives the time of day)
+#   pkg_log NAME [clock]       the same with say on stderr, for a builder
+#                              whose stdout is its result; die MESSAGE
+#   release_tarball VERSION PACKAGE
+#                              the tarball of Slurm VERSION, checked: VERSION
+#                              is a row of release/releases.tsv that lists
+#                              PACKAGE (the controller package the caller
+#                              builds or tests), the tarball is found as the
+#                              release matrix finds it (slurm-release.sh
+#                              find) and matches the SHA256SUMS beside it.
+#                              Sets TARBALL and TARBALL_SUM; on a failure
+#                              sets TARBALL_ERROR to why and returns 1.
+
+# _pkg_stamp: "[ 12s]", with the time of day first when asked
+_pkg_stamp() {
+	if [[ $_pkg_clock == clock ]]; then
+		printf '%s [%4ds]' "$(date +%T)" $((SECONDS - t0))
+	else
+		printf '[%3ds]' $((SECONDS - t0))
+	fi
+}
+
+pkg_checks() {
+	_pkg_name=$1
+	_pkg_clock=${2:-}
+	pass=0
+	fail=0
+	t0=$SECONDS
+}
+say() {
+	if [[ -n ${_pkg_stderr:-} ]]; then
+		printf '%s: %s %s\n' "$_pkg_name" "$(_pkg_stamp)" "$*" >&2
+	else
+		printf '%s: %s %s\n' "$_pkg_name" "$(_pkg_stamp)" "$*"
+	fi
+}
+# die MESSAGE: a builder's error, on stderr
+die() { printf '%s: error: %s\n' "$_pkg_name" "$*" >&2; exit 1; }
+ok() { pass=$((pass + 1)); say "ok: $*"; }
+not_ok() { fail=$((fail + 1)); say "FAILED: $*"; }
+# check DESCRIPTION COMMAND...: a passing or failing assertion
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+# not COMMAND...: true if COMMAND fails (a check that something is absent)
+# shellcheck disable=SC2317  # called through check
+not() { ! "$@"; }
+
+pkg_log() {
+	pkg_checks "$@"
+	_pkg_stderr=1
+}
+
+release_tarball() {
+	local version=$1 package=$2 packages sums want
+	TARBALL="" TARBALL_SUM="" TARBALL_ERROR=""
+	packages=$("$top/release/releases.sh" get "$version" packages) || {
+		TARBALL_ERROR="Slurm $version: not a release of release/releases.tsv"
+		return 1
+	}
+	[[ ",$packages," == *",$package,"* ]] || {
+		TARBALL_ERROR="Slurm $version: release/releases.tsv does not list $package among its packages ($packages)"
+		return 1
+	}
+	TARBALL=$("$top/tests/cluster/slurm-release.sh" find "$version" 2>/dev/null) || {
+		TARBALL_ERROR="no tarball of Slurm $version (set MFPRIO_SLURM_TARBALLS to a directory holding slurm-$version.tar.gz)"
+		return 1
+	}
+	[[ -f $TARBALL ]] || {
+		TARBALL_ERROR="$TARBALL is a source tree, not a tarball: packages are built from the tarball"
+		return 1
+	}
+	TARBALL_SUM=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+	sums=$(dirname "$TARBALL")/SHA256SUMS
+	if [[ -f $sums ]]; then
+		want=$(awk -v f="$(basename "$TARBALL")" '$2 == f || $2 == "*" f { print $1 }' "$sums")
+		[[ -z $want || $want == "$TARBALL_SUM" ]] || {
+			TARBALL_ERROR="$TARBALL does not match its checksum in $sums"
+			return 1
+		}
+	fi
+	return 0
+}
