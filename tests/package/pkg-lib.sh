@@ -9,6 +9,14 @@
 #   pkg_checks NAME [clock]    say, ok, not_ok, check, not, and the counters
 #                              pass, fail, t0, for a test named NAME (clock:
 #                              each line also gives the time of day)
+#   finish, abort MESSAGE      a test's end: the caller's cleanup FAILED-COUNT
+#                              runs, the time and the tally are printed, exit
+#                              non-zero on any failure; abort counts MESSAGE as
+#                              a failure first (a step the rest depends on)
+#   pkg_cached DIR KIND PACKAGE  whether DIR holds a finished build: its
+#                              stamp DIR/.mfprio-built (written last), every
+#                              file its "KIND FILE" lines list, and one for
+#                              PACKAGE (a file name prefix)
 #   pkg_log NAME [clock]       the same with say on stderr, for a builder
 #                              whose stdout is its result; die MESSAGE
 #   release_tarball VERSION PACKAGE
@@ -57,6 +65,28 @@ check() {
 # not COMMAND...: true if COMMAND fails (a check that something is absent)
 # shellcheck disable=SC2317  # called through check
 not() { ! "$@"; }
+
+finish() {
+	trap - EXIT
+	cleanup "$fail"
+	say "took $((SECONDS - t0)) s"
+	echo "$pass passed, $fail failed"
+	[[ $fail -eq 0 ]]
+	exit
+}
+abort() {
+	not_ok "$*"
+	finish
+}
+
+pkg_cached() {
+	local dir=$1 kind=$2 package=$3 stamp=$1/.mfprio-built f
+	[[ -s $stamp ]] || return 1
+	while read -r f; do
+		[[ -f $dir/$f ]] || return 1
+	done < <(sed -n "s/^$kind //p" "$stamp")
+	grep -q "^$kind \\(.*/\\)\\{0,1\\}$package" "$stamp"
+}
 
 pkg_log() {
 	pkg_checks "$@"

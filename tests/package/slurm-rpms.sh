@@ -63,17 +63,8 @@ sum=$TARBALL_SUM
 out=$cache/$version-${sum:0:12}
 stamp=$out/.mfprio-built
 
-# built_ok: the stamp, and every RPM it lists, are there
-built_ok() {
-	local f
-	[[ -s $stamp ]] || return 1
-	while read -r f; do
-		[[ -f $out/$f ]] || return 1
-	done < <(sed -n 's/^rpm //p' "$stamp")
-	grep -q '^rpm RPMS/[^/]*/slurm-slurmctld-' "$stamp"
-}
 
-if built_ok; then
+if pkg_cached "$out" rpm slurm-slurmctld-; then
 	say "reusing the RPMs of Slurm $version in $out"
 	echo "$out"
 	exit 0
@@ -82,7 +73,7 @@ fi
 mkdir -p "$cache"
 exec 8>"$out.lock"
 flock 8
-if built_ok; then
+if pkg_cached "$out" rpm slurm-slurmctld-; then
 	say "reusing the RPMs of Slurm $version in $out (built by another run meanwhile)"
 	echo "$out"
 	exit 0
@@ -161,6 +152,6 @@ rm -rf "$work"
 	(cd "$out" && find RPMS -name '*.rpm' | sort | sed 's/^/rpm /')
 } >"$stamp.tmp"
 mv -f "$stamp.tmp" "$stamp"
-built_ok || die "the build made no slurm-slurmctld RPM"
+pkg_cached "$out" rpm slurm-slurmctld- || die "the build made no slurm-slurmctld RPM"
 say "$(grep -c '^rpm ' "$stamp") RPMs in $out (total $((SECONDS - t0)) s, build $build_secs s)"
 echo "$out"

@@ -55,17 +55,8 @@ sum=$TARBALL_SUM
 out=$cache/$version-${sum:0:12}
 stamp=$out/.mfprio-built
 
-# built_ok: the stamp, and every .deb it lists, are there
-built_ok() {
-	local f
-	[[ -s $stamp ]] || return 1
-	while read -r f; do
-		[[ -f $out/$f ]] || return 1
-	done < <(sed -n 's/^deb //p' "$stamp")
-	grep -q '^deb slurm-smd-slurmctld_' "$stamp"
-}
 
-if built_ok; then
+if pkg_cached "$out" deb slurm-smd-slurmctld_; then
 	say "reusing the .debs of Slurm $version in $out"
 	echo "$out"
 	exit 0
@@ -74,7 +65,7 @@ fi
 mkdir -p "$cache"
 exec 8>"$cache/.lock-$version"
 flock 8
-if built_ok; then
+if pkg_cached "$out" deb slurm-smd-slurmctld_; then
 	echo "$out"
 	exit 0
 fi
@@ -133,6 +124,6 @@ cp "$log" "$out/build.log"
 	for f in "${debs[@]}"; do echo "deb ${f##*/}"; done
 } >"$stamp.tmp"
 mv -f "$stamp.tmp" "$stamp"
-built_ok || die "the build made no slurm-smd-slurmctld .deb"
+pkg_cached "$out" deb slurm-smd-slurmctld_ || die "the build made no slurm-smd-slurmctld .deb"
 say "$(find "$out" -maxdepth 1 -name '*.deb' | wc -l) .debs in $out (total $((SECONDS - t0)) s, build $build_secs s)"
 echo "$out"

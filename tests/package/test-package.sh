@@ -41,19 +41,6 @@ export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
 pkg_checks test-package
 # installed: the mfprio package is installed
 installed() { dpkg-query -W -f '${Status}' mfprio 2>/dev/null | grep -q 'install ok installed'; }
-# finish: clean up, print the tally; exits non-zero on any failure
-finish() {
-	trap - EXIT
-	cleanup "$fail"
-	echo "$pass passed, $fail failed"
-	[[ $fail -eq 0 ]]
-	exit
-}
-# abort MESSAGE: a step the rest depends on failed
-abort() {
-	not_ok "$*"
-	finish
-}
 
 [[ $(id -u) -eq 0 ]] || { say "must run as root"; echo "0 passed, 1 failed"; exit 1; }
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) ||
@@ -225,5 +212,4 @@ check "and so are /usr/bin/mfprio and $plugdir" \
 	eval "[[ ! -e /usr/bin/mfprio && ! -e $plugdir ]]"
 check "the files of ${slurm_pkgs[*]} are still unchanged" md5sum --quiet -c "$scratch/slurm.md5"
 
-say "took $((SECONDS - t0)) s"
 finish

@@ -59,20 +59,6 @@ pkg_checks test-rpm clock
 # (after a pipe, grep >/dev/null rather than grep -q: under pipefail, -q's
 # early exit can kill the writer with SIGPIPE and fail the pipeline)
 scratch=""
-# finish: clean up, print the tally; exits non-zero on any failure
-finish() {
-	trap - EXIT
-	cleanup "$fail"
-	say "took $((SECONDS - t0)) s"
-	echo "$pass passed, $fail failed"
-	[[ $fail -eq 0 ]]
-	exit
-}
-# abort MESSAGE: a step the rest depends on failed
-abort() {
-	not_ok "$*"
-	finish
-}
 # cleanup FAILURES: remove the scratch directory unless something failed
 # (or MFPRIO_KEEP=1)
 cleanup() {

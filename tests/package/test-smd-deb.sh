@@ -71,18 +71,6 @@ in_cluster() {
 	chroot_run "$root" env MFPRIO_CLUSTER_INSTANCE="$instance" \
 		SLURM_CONF="$cdir/etc/slurm.conf" "$@"
 }
-finish() {
-	trap - EXIT
-	cleanup
-	say "took $((SECONDS - t0)) s"
-	echo "$pass passed, $fail failed"
-	[[ $fail -eq 0 ]]
-	exit
-}
-abort() {
-	not_ok "$*"
-	finish
-}
 
 [[ $(id -u) -eq 0 ]] || { say "must run as root"; echo "0 passed, 1 failed"; exit 1; }
 if ! [[ $instance =~ ^[0-9]+$ ]] || ((instance < 1 || instance > 99)); then
