@@ -25,9 +25,21 @@
 # MFPRIO_DIFF_ONLY="fair_tree classic ...": only the cases named (space
 # separated; of either set); an unknown name fails the test.
 # Compared: every sshare figure to 1e-6 (RawUsage to 1e-3 relative: it
-# decays between the two captures), sprio's weighted columns and priority to
-# 1, its normalized factors to 1e-6 (age, which grows with time between the two
-# captures, to 3e-3 and 2 weighted).  Columns are matched by header, so the
+# decays between the two captures), sprio's weighted columns to 1, its
+# normalized factors to 1e-6.  Age grows between the captures, so it is
+# checked in each capture on its own, and taken out of the comparison: every
+# case runs with PriorityMaxAge=2 (minutes): the pending jobs are part-way in
+# a first case's first captures and saturated in our capture after a tick,
+# and a job submitted just before our plugin's restart (left out of the
+# comparison with upstream's tables) is part-way in our captures; each row's
+# AGE, weighted and normalized, must be
+# PriorityWeightAge * min(1, (T - AccrueTime) / PriorityMaxAge), T the time
+# of the priority pass the figures are from (priority_last_decay_ran, read
+# before and after the capture, which is taken again if a pass fell in
+# between), to one second's worth (8 weighted) and 1 of rounding; a plugin
+# with age 0, or 7 days for PriorityMaxAge, or not saturating at 1.0 is
+# hundreds of points off.  PRIORITY is compared less its AGE (to 2: two
+# roundings).  Columns are matched by header, so the
 # release's own column set is compared (sprio -l has ACCOUNT and QOSNAME
 # from 23.02 on; sshare leaves an account's FairShare empty under every
 # algorithm from 25.11 on, where before it printed the classic factor).
@@ -79,15 +91,136 @@ if slurm_at_least 24.11; then
 fi
 check "pending jobs submitted ($(wc -l <"$out/pending.ids"))" test "$(wc -l <"$out/pending.ids")" -eq "$npending"
 
-# capture LABEL: the three tables
+# capture LABEL: the three tables, the jobs (LABEL.jobs, scontrol -o show
+# job, for their AccrueTime), and the time of the priority pass the tables
+# are from (LABEL.pass: last_ran before and after the reads; all taken again,
+# up to three times, if a pass fell in between); then the age check of the
+# capture.
 capture() {
-	sshare -a -l -P -o "$cols" >"$out/$1.sshare"
-	sprio -l | sort -k1,1n -k2,2 >"$out/$1.sprio"
-	sprio -l -n | sort -k1,1n -k2,2 >"$out/$1.sprio-n"
+	local before after
+	for _ in 1 2 3; do
+		before=$(last_ran)
+		sshare -a -l -P -o "$cols" >"$out/$1.sshare"
+		sprio -l | sort -k1,1n -k2,2 >"$out/$1.sprio"
+		sprio -l -n | sort -k1,1n -k2,2 >"$out/$1.sprio-n"
+		scontrol -o show job >"$out/$1.jobs"
+		after=$(last_ran)
+		[[ $before == "$after" ]] && break
+		say "$1: a priority pass ran during the capture ($before, $after): again"
+	done
+	echo "$before $after" >"$out/$1.pass"
 	# the headers first again (sort moved them)
 	for f in "$out/$1.sprio" "$out/$1.sprio-n"; do
 		{ grep JOBID "$f"; grep -v JOBID "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
 	done
+	check_table "$1: AGE of every sprio row as its AccrueTime and PriorityMaxAge give" \
+		check_age "$1"
+}
+
+# check_age LABEL: each row's AGE (sprio -l and -l -n) against
+# PriorityWeightAge * min(1, (T - AccrueTime) / PriorityMaxAge), T between
+# the pass times of LABEL.pass (one second either side: the pass stamp and
+# the plugin's clock), both settings as slurmctld reports them.  Prints each
+# row out of band, and how many rows were saturated and part-way (also into
+# LABEL.agerows: SATURATED PART-WAY); fails on a row out of its band, or on
+# a band wider than a tenth of the weight (the reads not pinned to a pass).
+# That the captures had age to see is the case's check (after our tick).
+# shellcheck disable=SC2317  # called through check_table
+check_age() {
+	scontrol show config >"$out/$1.config"
+	python3 - "$out/$1" <<'PY'
+import re, sys, time
+base = sys.argv[1]
+conf = open(base + ".config").read()
+def setting(name):
+    m = re.search(r"^%s\s*=\s*(\S+)" % name, conf, re.M)
+    if not m:
+        sys.exit("age: no %s in scontrol show config" % name)
+    return m.group(1)
+w = float(setting("PriorityWeightAge"))
+m = re.match(r"^(?:(\d+)-)?(\d+):(\d+):(\d+)$", setting("PriorityMaxAge"))
+if not m:
+    sys.exit("age: PriorityMaxAge %r not understood" % setting("PriorityMaxAge"))
+d, h, mi, se = (int(x or 0) for x in m.groups())
+max_age = ((d * 24 + h) * 60 + mi) * 60 + se
+t_lo, t_hi = (int(x) for x in open(base + ".pass").read().split())
+t_lo, t_hi = min(t_lo, t_hi) - 1, max(t_lo, t_hi) + 1
+accrue = {}
+for line in open(base + ".jobs"):
+    j = re.search(r"\bJobId=(\d+)", line)
+    a = re.search(r"\bAccrueTime=(\S+)", line)
+    if not j:
+        continue
+    t = 0
+    if a and a.group(1) not in ("Unknown", "None", "N/A"):
+        t = int(time.mktime(time.strptime(a.group(1), "%Y-%m-%dT%H:%M:%S")))
+    accrue[j.group(1)] = t
+def f(t, a):
+    if not a or t <= a:
+        return 0.0
+    return min(1.0, (t - a) / max_age)
+bad = rows = sat = part = 0
+top = 0.0
+for suffix, scale, slack in ((".sprio", w, 1.0), (".sprio-n", 1.0, 1e-6)):
+    lines = [l.split() for l in open(base + suffix) if l.strip()]
+    if len(lines) < 2:
+        print("age%s: no rows" % suffix); bad += 1; continue
+    hdr = lines[0]
+    if "AGE" not in hdr:
+        print("age%s: no AGE column: %s" % (suffix, hdr)); bad += 1; continue
+    ja, ia = hdr.index("JOBID"), hdr.index("AGE")
+    for r in lines[1:]:
+        rows += 1
+        job = r[ja]
+        if job not in accrue:
+            print("age%s: job %s not in scontrol show job" % (suffix, job)); bad += 1; continue
+        lo, hi = f(t_lo, accrue[job]), f(t_hi, accrue[job])
+        got = float(r[ia])
+        if suffix == ".sprio":
+            top = max(top, lo * w)
+            sat += lo == 1.0
+            part += 0.0 < lo and hi < 1.0
+        if (hi - lo) * w > w / 10:
+            print("age%s: job %s: band %.0f-%.0f wider than a tenth of the weight" % (suffix, job, lo * w, hi * w)); bad += 1
+        if not (lo * scale - slack <= got <= hi * scale + slack):
+            print("age%s: job %s: AGE %s, expected %.6g to %.6g (accrue %d, pass %d-%d, max age %ds)"
+                  % (suffix, job, r[ia], lo * scale, hi * scale, accrue[job], t_lo + 1, t_hi - 1, max_age))
+            bad += 1
+if top < w / 5:
+    # not a failure here: right after a restart slurmctld itself may have
+    # cleared every AccrueTime (22.05 with ACCRUE_ALWAYS and limits
+    # enforced), and age 0 is then what both plugins must show; the case's
+    # own check below requires rows that show age
+    print("age: no row with an expected age of a fifth of the weight (largest %.0f of %.0f)" % (top, w))
+print("age: %d rows (sprio -l and -n), %d saturated, %d part-way, max age %ds, weight %.0f, %d out of band"
+      % (rows, sat, part, max_age, w, bad))
+open(base + ".agerows", "w").write("%d %d\n" % (sat, part))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# no_age LABEL [JOBID]: LABEL.sprio and LABEL.sprio-n without age, for
+# comparing captures taken at different times: AGE made "-", PRIORITY less the
+# AGE (weighted; normalized: AGE * PriorityWeightAge / 0xffffffff), and
+# without JOBID's rows, into LABEL.sprio.noage and LABEL.sprio-n.noage.
+no_age() {
+	python3 - "$out/$1" "$(scontrol show config | awk '$1 == "PriorityWeightAge" { print $3 }')" "${2:-}" <<'PY'
+import sys
+base, w, skip = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+for suffix, norm in ((".sprio", False), (".sprio-n", True)):
+    lines = [l.split() for l in open(base + suffix) if l.strip()]
+    hdr = lines[0]
+    ip, ia = hdr.index("PRIORITY"), hdr.index("AGE")
+    with open(base + suffix + ".noage", "w") as o:
+        o.write(" ".join(hdr) + "\n")
+        for r in lines[1:]:
+            if r[hdr.index("JOBID")] == skip:
+                continue
+            p, a = float(r[ip]), float(r[ia])
+            r[ip] = "%.10f" % (p - a * w / 4294967295.0) if norm else "%d" % round(p - a)
+            r[ia] = "-"
+            o.write(" ".join(r) + "\n")
+PY
 }
 
 # "Ours" the very file of upstream's plugin (MFPRIO_PLUGIN_SO=$UPSTREAM_SO):
@@ -116,19 +249,24 @@ check_table() {
 	fi
 }
 
-# compare EXPECTED ACTUAL NAME
+# compare EXPECTED ACTUAL NAME (sprio less its age: see check_age and no_age)
 compare() {
 	local e=$1 a=$2 n=$3
 	check_table "$n: sshare" "$here/compare-tables.py" "$n/sshare" "$out/$e.sshare" \
 		"$out/$a.sshare" --sep='|' RawUsage=1e-3r
-	check_table "$n: sprio -l" "$here/compare-tables.py" "$n/sprio" "$out/$e.sprio" \
-		"$out/$a.sprio" PRIORITY=1 AGE=2 FAIRSHARE=1 JOBSIZE=1 PARTITION#2=1 \
-		QOS=1 TRES=1 SITE=1 ASSOC=1 NICE=1
-	# sprio -n prints PRIORITY / 2^32 with 8 decimals: the 1 that sprio -l
-	# allows (age read a second apart) can round to one unit of the last
-	# decimal, 1e-8, which in floating point is a hair above 1e-8
-	check_table "$n: sprio -l -n" "$here/compare-tables.py" "$n/sprio-n" "$out/$e.sprio-n" \
-		"$out/$a.sprio-n" AGE=3e-3 PRIORITY=1.5e-8
+	check_table "$n: sprio -l (age apart)" "$here/compare-tables.py" "$n/sprio" \
+		"$out/$e.sprio.noage" "$out/$a.sprio.noage" PRIORITY=2 FAIRSHARE=1 \
+		JOBSIZE=1 PARTITION#2=1 QOS=1 TRES=1 SITE=1 ASSOC=1 NICE=1
+	# sprio -n prints PRIORITY / 2^32 with 8 decimals: the 2 that sprio -l
+	# allows (two roundings) rounds to one unit of the last decimal, 1e-8,
+	# which in floating point is a hair above 1e-8
+	check_table "$n: sprio -l -n (age apart)" "$here/compare-tables.py" "$n/sprio-n" \
+		"$out/$e.sprio-n.noage" "$out/$a.sprio-n.noage" PRIORITY=1.5e-8
+}
+
+# accrues JOBID: the job has an AccrueTime (its age counts from it)
+accrues() {
+	scontrol -o show job "$1" 2>/dev/null | grep -q 'AccrueTime=[0-9]'
 }
 
 # MFPRIO_DIFF_CASES=flags: weights and flags instead of the three algorithms
@@ -166,11 +304,17 @@ if [[ -n ${MFPRIO_DIFF_ONLY:-} ]]; then
 	cases=("${only[@]}")
 	say "cases: ${MFPRIO_DIFF_ONLY}"
 fi
+# PriorityMaxAge of every case, in minutes (written here: priority-default.conf,
+# which other tests use, has 7 days, under which minutes-old jobs show no age)
+max_age_minutes=2
 for c in "${cases[@]}"; do
 	name=${c%%|*}
 	extra=${c#*|}
-	{ cat "$here/priority-default.conf"; printf '%s\n' "$extra"; } >"$DIR/etc/priority.conf"
-
+	{
+		grep -v '^PriorityMaxAge=' "$here/priority-default.conf"
+		echo "PriorityMaxAge=$max_age_minutes"
+		printf '%s\n' "$extra"
+	} >"$DIR/etc/priority.conf"
 	use_plugin upstream
 	restart_ctld "$name-upstream" || { not_ok "$name: upstream restart"; continue; }
 	check "$name: upstream's plugin loaded ($(loaded_so))" loaded_is "$UPSTREAM_SO"
@@ -178,6 +322,7 @@ for c in "${cases[@]}"; do
 	t=$(date +%s)
 	wait_tick "$t" || { not_ok "$name: upstream tick"; continue; }
 	capture "$name-upstream"
+	no_age "$name-upstream"
 	if slurm_at_least 24.11; then
 		# the several-QOS jobs: a row per partition and QOS (2 x 2, 1 x 2)
 		multi=$(sed -n 10p "$out/pending.ids" | cut -d';' -f1)
@@ -188,14 +333,35 @@ for c in "${cases[@]}"; do
 			test "$(awk -v j="$single" '$1 == j' "$out/$name-upstream.sprio" | wc -l)" -eq 2
 	fi
 
+	# a job young in our captures (part-way: accrued just before our
+	# restart), and in later cases' as the others
+	young=$(sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 60' --uid=u7 -A z -p debug -n 1 \
+		2>>"$out/pending.err" | cut -d';' -f1)
+	echo "$young" >>"$out/young.ids"
+	for _ in $(seq 30); do
+		accrues "$young" && break
+		sleep 1
+	done
+	check "$name: job $young for our captures accrues" accrues "$young"
+
 	use_plugin ours
 	restart_ctld "$name-ours" || { not_ok "$name: our restart"; continue; }
 	check "$name: our plugin loaded ($(loaded_so))" loaded_is "$plugin_dir/priority_multifactor.so"
 	capture "$name-ours-restart"
+	no_age "$name-ours-restart" "$young"
 	sshare -a -l -P >/dev/null
 	t=$(date +%s)
 	wait_tick "$t" || { not_ok "$name: our tick"; continue; }
 	capture "$name-ours-tick"
+	no_age "$name-ours-tick" "$young"
+	# the age check saw something: rows part-way in our captures (the
+	# young job; after the restart, or after the tick where slurmctld
+	# cleared AccrueTime at its restart) and saturated after our tick
+	# shellcheck disable=SC2016  # awk's own fields
+	check "$name: our ages part-way and saturated (after a tick) were checked" \
+		awk '{ p += $2 } FILENAME ~ /tick/ { s += $1 }
+			END { exit !(p > 0 && s > 0) }' \
+		"$out/$name-ours-restart.agerows" "$out/$name-ours-tick.agerows"
 
 	compare "$name-upstream" "$name-ours-restart" "$name after restart"
 	compare "$name-upstream" "$name-ours-tick" "$name after a tick"
@@ -203,6 +369,6 @@ for c in "${cases[@]}"; do
 done
 
 # leave the cluster as found: jobs gone, node back
-scancel $(cat "$out/pending.ids" | cut -d';' -f1) 2>/dev/null
+scancel $(cat "$out/pending.ids" "$out/young.ids" 2>/dev/null | cut -d';' -f1) 2>/dev/null
 scontrol update nodename="$NODE" state=resume 2>/dev/null
 finish

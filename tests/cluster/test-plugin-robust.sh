@@ -86,7 +86,14 @@ other=$(grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing sock
 check "sshare: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 check "sprio answers after the churn" bash -c "sprio -l >/dev/null"
-check "no submission failed" test ! -e "$out/sbatch.fail"
+# sbatch meets the same dropped reply (CI, 2 cores busy with seven other
+# clusters: "Batch job submission failed: Zero Bytes were transmitted or
+# received"): counted against the same limit, and any other error fails
+n_fail=$(cat "$out/sbatch.fail" 2>/dev/null | wc -l)
+other=$(grep 'error:' "$out/sbatch.err" 2>/dev/null |
+	grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing socket error')
+check "sbatch: no failure but $n_fail time-outs during reconfigures" \
+	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 total=$(wc -l <"$out/ids")
 end=$((SECONDS + 300))
 while ((SECONDS < end)); do
