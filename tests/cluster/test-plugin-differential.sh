@@ -204,7 +204,8 @@ PY
 # AGE (weighted; normalized: AGE * PriorityWeightAge / 0xffffffff), and
 # without JOBID's rows, into LABEL.sprio.noage and LABEL.sprio-n.noage.
 no_age() {
-	python3 - "$out/$1" "$(scontrol show config | awk '$1 == "PriorityWeightAge" { print $3 }')" "${2:-}" <<'PY'
+	# PriorityWeightAge from the config check_age saved for the capture
+	python3 - "$out/$1" "$(awk '$1 == "PriorityWeightAge" { print $3 }' "$out/$1.config")" "${2:-}" <<'PY'
 import sys
 base, w, skip = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 for suffix, norm in ((".sprio", False), (".sprio-n", True)):

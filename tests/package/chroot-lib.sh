@@ -24,6 +24,8 @@
 #   chroot_umount DIR          unmount everything under DIR
 #   chroot_remove DIR          stop, unmount, check nothing is mounted,
 #                              rm -rf --one-file-system
+#   chroot_release DIR         the end of a run's chroot: with MFPRIO_KEEP=1
+#                              stopped and unmounted, kept; else removed
 #   chroot_run DIR CMD...      run CMD inside, as root, with a clean
 #                              environment and no descriptor above 2 (extra
 #                              NAME=VALUE words: chroot_run DIR env A=b CMD)
@@ -125,6 +127,19 @@ chroot_remove() {
 		return 1
 	}
 	rm -rf --one-file-system "$dir"
+}
+
+# chroot_release DIR: kept (MFPRIO_KEEP=1: stopped, unmounted) or removed,
+# said on stderr; fails if it could not be removed.
+chroot_release() {
+	local dir=$1
+	if [[ ${MFPRIO_KEEP:-} == 1 ]]; then
+		chroot_stop "$dir"
+		chroot_umount "$dir"
+		echo "chroot: kept in $dir (stopped, unmounted)" >&2
+	else
+		chroot_remove "$dir" || { echo "chroot: could not remove $dir" >&2; return 1; }
+	fi
 }
 
 # chroot_run DIR CMD...: CMD as root inside DIR, inheriting no file

@@ -17,6 +17,11 @@
 #                              stamp DIR/.mfprio-built (written last), every
 #                              file its "KIND FILE" lines list, and one for
 #                              PACKAGE (a file name prefix)
+#   pkg_copy_tree DEST         mfprio's tree, as it is, into DEST (created):
+#                              in a git checkout its tracked and new files,
+#                              not what .gitignore names; outside git (an
+#                              unpacked dist tarball) all of it but build
+#                              directories and caches
 #   pkg_log NAME [clock]       the same with say on stderr, for a builder
 #                              whose stdout is its result; die MESSAGE
 #   release_tarball VERSION PACKAGE
@@ -86,6 +91,21 @@ pkg_cached() {
 		[[ -f $dir/$f ]] || return 1
 	done < <(sed -n "s/^$kind //p" "$stamp")
 	grep -q "^$kind \\(.*/\\)\\{0,1\\}$package" "$stamp"
+}
+
+pkg_copy_tree() {
+	local dest=$1
+	mkdir -p "$dest" || return 1
+	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$top" && git ls-files -z -c -o --exclude-standard |
+			while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
+			tar --null -T - -cf -) | tar -C "$dest" -xf -
+	else
+		tar -C "$top" --exclude='./_build*' --exclude=./autom4te.cache \
+			--exclude=./debian/build --exclude=./debian/mfprio \
+			--exclude=./debian/.debhelper -cf - . |
+			tar -C "$dest" -xf -
+	fi
 }
 
 pkg_log() {

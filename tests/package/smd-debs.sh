@@ -73,15 +73,7 @@ fi
 root=/var/tmp/mfprio-smd-build-$version
 log=$cache/build-$version.log
 : >"$log"
-cleanup() {
-	if [[ ${MFPRIO_KEEP:-} == 1 ]]; then
-		chroot_stop "$root"
-		chroot_umount "$root"
-		say "chroot kept in $root (unmounted)"
-	else
-		chroot_remove "$root" || say "could not remove $root"
-	fi
-}
+cleanup() { chroot_release "$root"; }
 trap cleanup EXIT
 
 say "Slurm $version from $tarball; building SchedMD's .debs in the chroot $root (log $log)"

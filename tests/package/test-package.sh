@@ -83,18 +83,8 @@ if [[ -n $status && $status != *' not-installed' ]]; then
 fi
 
 # ---------------------------------------------------------------- build
-# the tree as it is (tracked and new files, not what .gitignore names),
-# or, outside git (an unpacked dist tarball), all of it but build dirs
-mkdir -p "$scratch/src"
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z -c -o --exclude-standard |
-		while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf -) | tar -C "$scratch/src" -xf -
-else
-	tar -C "$top" --exclude='./_build*' --exclude=./debian/build \
-		--exclude=./debian/mfprio --exclude=./debian/.debhelper -cf - . |
-		tar -C "$scratch/src" -xf -
-fi
+# the tree as it is (pkg-lib.sh)
+pkg_copy_tree "$scratch/src"
 [[ -f $scratch/src/debian/rules ]] || abort "copying the tree to $scratch/src"
 
 debver=$(cd "$scratch/src" && dpkg-parsechangelog -S Version)

@@ -100,17 +100,8 @@ case $slurm_src in
 *) abort "$slurm_src: not a .tar.gz or .tar.bz2" ;;
 esac || abort "recompressing $slurm_src as $stb"
 
-# mfprio's: `make dist` in a copy of the tree (tracked and new files, not
-# what .gitignore names; outside git, all of it but build directories)
-mkdir -p "$scratch/src"
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z -c -o --exclude-standard |
-		while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf -) | tar -C "$scratch/src" -xf -
-else
-	tar -C "$top" --exclude='./_build*' --exclude=./autom4te.cache -cf - . |
-		tar -C "$scratch/src" -xf -
-fi
+# mfprio's: `make dist` in a copy of the tree (pkg_copy_tree)
+pkg_copy_tree "$scratch/src"
 [[ -f $scratch/src/rpm/mfprio.spec ]] || abort "copying the tree to $scratch/src (no rpm/mfprio.spec)"
 say "make dist (autoreconf, configure without a Slurm source; log $scratch/dist.log)"
 (cd "$scratch/src" && autoreconf -fi && ./configure && make dist) >"$scratch/dist.log" 2>&1
@@ -259,9 +250,16 @@ unmet() {
 	{ rpm --root "$1" -U --test "$2" 2>&1 || true; } |
 		sed -n 's/^[[:space:]]*\(.*\) is needed by .*/\1/p' | sort
 }
+# new_root DIR [RPM...]: an empty rpm database under DIR, with the RPMs
+# installed in it as bare files (no dependencies, no scriptlets)
+new_root() {
+	local dir=$1
+	shift
+	mkdir -p "$dir" && rpm --root "$dir" --initdb || return 1
+	[[ $# -eq 0 ]] || rpm --root "$dir" -i --nodeps --noscripts "$@" >/dev/null 2>&1
+}
 root=$scratch/root
-mkdir -p "$root"
-rpm --root "$root" --initdb
+new_root "$root"
 check "control: in an empty rpm database our slurm-slurmctld = $sv is unmet" \
 	eval "unmet '$root' '$rpmfile' | grep -x 'slurm-slurmctld = $sv' >/dev/null"
 
@@ -317,15 +315,11 @@ check "removing ours (rc $rc) leaves no $plugdir and Slurm's plugin in place" \
 	eval "[[ $rc -eq 0 && ! -e '$root$plugdir' && -f '$root$slurm_plugin' ]]"
 
 root2=$scratch/root-other
-mkdir -p "$root2"
-rpm --root "$root2" --initdb
-rpm --root "$root2" -i --nodeps --noscripts "$next_rpm" >/dev/null 2>&1
+new_root "$root2" "$next_rpm"
 check "a slurm-slurmctld of Slurm $next does not satisfy ours" \
 	eval "unmet '$root2' '$rpmfile' | grep -x 'slurm-slurmctld = $sv' >/dev/null"
 root3=$scratch/root-same
-mkdir -p "$root3"
-rpm --root "$root3" --initdb
-rpm --root "$root3" -i --nodeps --noscripts "$same_rpm" >/dev/null 2>&1
+new_root "$root3" "$same_rpm"
 check "a slurm-slurmctld $sv-5.el9 (same release, another packaging) does" \
 	eval "! unmet '$root3' '$rpmfile' | grep '^slurm-slurmctld' >/dev/null"
 

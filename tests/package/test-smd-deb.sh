@@ -97,13 +97,7 @@ cleanup() {
 	if [[ -x $root/build/mfprio/tests/cluster/cluster.sh && -d $root/proc/self ]]; then
 		in_cluster /build/mfprio/tests/cluster/cluster.sh stop >>"$logs/stop.log" 2>&1
 	fi
-	if [[ ${MFPRIO_KEEP:-} == 1 ]]; then
-		chroot_stop "$root"
-		chroot_umount "$root"
-		say "chroot kept in $root (stopped, unmounted)"
-	else
-		chroot_remove "$root" || say "could not remove $root"
-	fi
+	chroot_release "$root"
 	if [[ $fail -eq 0 && ${MFPRIO_KEEP:-} != 1 ]]; then
 		rm -rf "$logs"
 	else
@@ -165,16 +159,7 @@ inside id slurm >/dev/null 2>&1 ||
 	inside useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin slurm
 
 # ---------------------------------------------------------------- build
-mkdir -p "$root/build/mfprio"
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z -c -o --exclude-standard |
-		while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf -) | tar -C "$root/build/mfprio" -xf -
-else
-	tar -C "$top" --exclude='./_build*' --exclude=./debian/build \
-		--exclude=./debian/mfprio --exclude=./debian/.debhelper -cf - . |
-		tar -C "$root/build/mfprio" -xf -
-fi
+pkg_copy_tree "$root/build/mfprio"
 [[ -f $root/build/mfprio/debian/rules ]] || abort "copying the tree into the chroot"
 cp "$tarball" "$root/build/"
 ctarball=/build/${tarball##*/}
