@@ -81,6 +81,10 @@ int main(void)
 	srunner_add_suite(sr, make_priority_suite());
 	srunner_add_suite(sr, make_priority_conf_suite());
 	srunner_add_suite(sr, make_json_out_suite());
+	srunner_add_suite(sr, make_usage_record_suite());
+	srunner_add_suite(sr, make_state_files_suite());
+	srunner_add_suite(sr, make_replay_suite());
+	srunner_add_suite(sr, make_metrics_suite());
 
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -29,6 +29,10 @@ Suite *make_job_fs_factor_suite(void);
 Suite *make_priority_suite(void);
 Suite *make_priority_conf_suite(void);
 Suite *make_json_out_suite(void);
+Suite *make_usage_record_suite(void);
+Suite *make_state_files_suite(void);
+Suite *make_replay_suite(void);
+Suite *make_metrics_suite(void);
 
 /* A row of a test tree: an account (user NULL) or a user. */
 typedef struct {

@@ -52,6 +52,8 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_why(int argc, char **argv);
 int cmd_check(int argc, char **argv);    /* exit 3: findings */
 int cmd_tree(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Print "mfprio: " and the message to stderr. */
 void mf_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

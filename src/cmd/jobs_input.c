@@ -2,11 +2,14 @@
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dump_header.h"
 #include "jobs_input.h"
@@ -36,18 +39,39 @@ static int _digits(const char *s, int n, int *v)
 	return 0;
 }
 
+/* The start of local hour K (YYYYMMDDHH) by mktime(), or -1 for a day
+ * that does not exist (Feb 30). */
+static time_t _hour_start(int y, int mo, int d, int h)
+{
+	struct tm tm = { 0 };
+	time_t start;
+
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_isdst = -1;
+	start = mktime(&tm);
+	return tm.tm_mday != d ? (time_t)-1 : start;
+}
+
 /*
  * "YYYY-MM-DDTHH:MM:SS" in the local time zone.  mktime() is slow and a
  * dump repeats the same hours: the start of each hour is computed once and
- * kept (time zones shift by whole hours or half hours at the start of an
- * hour; within an hour the seconds add up).  Returns 0 or -1.
+ * kept in a direct-mapped cache (time zones shift by whole hours or half
+ * hours at the start of an hour; within an hour the seconds add up).
+ * Returns 0 or -1.
  */
 static int _parse_local(const char *t, time_t *out)
 {
-	static GHashTable *hours;
+	enum { HOURS = 4096 };
+	static struct {
+		int64_t key;     /* YYYYMMDDHH + 1: 0 is an empty slot */
+		time_t start;
+	} hours[HOURS];
 	int y, mo, d, h, mi, sec;
-	gpointer key, v;
-	time_t start;
+	int64_t k;
+	size_t slot;
 
 	if (strlen(t) != 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' ||
 	    t[13] != ':' || t[16] != ':' || _digits(t, 4, &y) ||
@@ -56,35 +80,18 @@ static int _parse_local(const char *t, time_t *out)
 	    _digits(t + 17, 2, &sec) || mo < 1 || mo > 12 || d < 1 ||
 	    d > 31 || h > 23 || mi > 59 || sec > 60 || y < 1970)
 		return -1;
-	if (!hours)
-		hours = g_hash_table_new_full(g_int64_hash, g_int64_equal,
-					      g_free, NULL);
-	{
-		gint64 k = (((gint64)y * 100 + mo) * 100 + d) * 100 + h;
+	k = (((int64_t)y * 100 + mo) * 100 + d) * 100 + h + 1;
+	slot = (size_t)(((uint64_t)k * 0x9E3779B97F4A7C15ULL) >> 52) &
+	       (HOURS - 1);
+	if (hours[slot].key != k) {
+		time_t start = _hour_start(y, mo, d, h);
 
-		if (g_hash_table_lookup_extended(hours, &k, &key, &v)) {
-			start = (time_t)GPOINTER_TO_SIZE(v);
-		} else {
-			struct tm tm = { 0 };
-			gint64 *kp = g_new(gint64, 1);
-
-			tm.tm_year = y - 1900;
-			tm.tm_mon = mo - 1;
-			tm.tm_mday = d;
-			tm.tm_hour = h;
-			tm.tm_isdst = -1;
-			start = mktime(&tm);
-			/* a day that does not exist (Feb 30) */
-			if (start == (time_t)-1 || tm.tm_mday != d) {
-				g_free(kp);
-				return -1;
-			}
-			*kp = k;
-			g_hash_table_insert(hours, kp,
-					    GSIZE_TO_POINTER((gsize)start));
-		}
+		if (start == (time_t)-1)
+			return -1;
+		hours[slot].key = k;
+		hours[slot].start = start;
 	}
-	*out = start + mi * 60 + sec;
+	*out = hours[slot].start + mi * 60 + sec;
 	return 0;
 }
 
@@ -93,6 +100,11 @@ int mf_parse_slurm_time(const char *text, time_t *out)
 	char *nend;
 	long long secs;
 
+	/* scontrol's usual form first: none of the words below has a '-'
+	 * at [4] and a 'T' at [10] */
+	if (text[0] >= '0' && text[0] <= '9' && text[1] && text[2] &&
+	    text[3] && text[4] == '-')
+		return _parse_local(text, out);
 	if (!strcasecmp(text, "Unknown") || !strcasecmp(text, "None") ||
 	    !strcasecmp(text, "N/A") || !strcmp(text, "0")) {
 		*out = 0;
@@ -110,20 +122,30 @@ int mf_parse_slurm_time(const char *text, time_t *out)
 	return _parse_local(text, out);
 }
 
-/* A whole number into *OUT within MAX.  Returns 0 or -1. */
-static int _parse_uint(const char *s, uint64_t max, uint64_t *out)
+/* The N bytes at S, all digits (at least one), as a number within MAX
+ * into *OUT.  Returns 0 or -1. */
+static int _parse_uint_n(const char *s, size_t n, uint64_t max,
+			 uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v = 0;
 
-	if (!isdigit((unsigned char)s[0]))
+	if (!n)
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end || errno || v > max)
-		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
 	*out = v;
 	return 0;
+}
+
+/* A whole number (digits only) into *OUT within MAX.  Returns 0 or -1. */
+static int _parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	return _parse_uint_n(s, strlen(s), max, out);
 }
 
 static int _parse_int(const char *s, int64_t *out)
@@ -144,16 +166,12 @@ static int _parse_int(const char *s, int64_t *out)
 /* "N" or "N-M" into LO and HI (0 when no range). */
 static int _parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 {
-	char *dash = strchr(s, '-');
+	const char *dash = strchr(s, '-');
 	uint64_t a, b = 0;
-	int rc;
 
 	if (dash) {
-		char *first = g_strndup(s, (gsize)(dash - s));
-
-		rc = _parse_uint(first, 0xffffffffU, &a);
-		g_free(first);
-		if (rc || _parse_uint(dash + 1, 0xffffffffU, &b))
+		if (_parse_uint_n(s, (size_t)(dash - s), 0xffffffffU, &a) ||
+		    _parse_uint(dash + 1, 0xffffffffU, &b))
 			return -1;
 	} else if (_parse_uint(s, 0xffffffffU, &a)) {
 		return -1;
@@ -226,7 +244,9 @@ static const _layout_t _layout[] = {
 	{ "SELinuxContext", _TEXT }, { "SiteFactor", 0 },
 };
 
-/* The fields a job line is read for: indexes into _val. */
+
+/* The fields a job line is read for: indexes into the values _fields()
+ * finds (_field_keys names them). */
 enum {
 	F_JOBID, F_ARRAYJOBID, F_ARRAYTASKID, F_USERID, F_ACCOUNT, F_QOS,
 	F_PRIORITY, F_NICE, F_SITEFACTOR, F_JOBSTATE, F_REASON,
@@ -235,57 +255,161 @@ enum {
 	F_ALLOCTRES, F_N
 };
 
-static const char *const _wanted[F_N] = {
+static const char *const _field_keys[F_N] = {
 	"JobId", "ArrayJobId", "ArrayTaskId", "UserId", "Account", "QOS",
 	"Priority", "Nice", "SiteFactor", "JobState", "Reason", "Dependency",
 	"TimeLimit", "SubmitTime", "EligibleTime", "AccrueTime", "Partition",
 	"NumNodes", "NumCPUs", "TRES", "ReqTRES", "AllocTRES",
 };
 
-/* key -> 1 + index in _layout; built once */
-static GHashTable *_pos_of;
+#define _N_LAYOUT ((int)G_N_ELEMENTS(_layout))
+/* the keys of _layout by hash: 1 + index, 0 empty (open addressing) */
+#define _KEY_SLOTS 512
+static uint16_t _key_slot[_KEY_SLOTS];
+static bool _layout_ready;
 /* _field_at[i]: the F_* of _layout[i], or -1; _key_len[i]: its length */
 static int _field_at[G_N_ELEMENTS(_layout)];
 static size_t _key_len[G_N_ELEMENTS(_layout)];
+/* _key_head[i], _key_next[i]: _layout[i]'s first 8 bytes and the 8 after
+ * (_word8) */
+static uint64_t _key_head[G_N_ELEMENTS(_layout)];
+static uint64_t _key_next[G_N_ELEMENTS(_layout)];
 /* _layout's index of AllocTRES, the last key read but SiteFactor */
 static int _tres_pos;
 /* _end_of[i]: the index of the next ALWAYS key after i (or the end) */
 static int _end_of[G_N_ELEMENTS(_layout)];
 
+/* A hash of the LEN bytes at S, eight at a time. */
+static uint32_t _hash(const char *s, size_t len)
+{
+	const uint64_t k = 0x9E3779B97F4A7C15ULL;
+	uint64_t h = (uint64_t)len * k, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * k;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+/*
+ * The first 8 bytes of S (LEN bytes; those past LEN as 0) in one word.
+ * S may be read 8 bytes on past its end: the text a line is read from
+ * has _SLACK bytes after it.
+ */
+#define _SLACK 16
+
+/* _mask8[n]: the first N bytes of a word (set by _layout_init) */
+static uint64_t _mask8[9];
+
+static inline uint64_t _word8(const char *s, size_t len)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	return w & _mask8[len < 8 ? len : 8];
+}
+
 static void _layout_init(void)
 {
-	int n = (int)G_N_ELEMENTS(_layout), next = n;
+	int n = _N_LAYOUT, next = n;
 
-	if (_pos_of)
+	if (_layout_ready)
 		return;
-	_pos_of = g_hash_table_new(g_str_hash, g_str_equal);
+	_layout_ready = true;
+	for (size_t k = 0; k <= 8; k++)
+		memset(&_mask8[k], 0xff, k);
 	for (int i = n; i-- > 0;) {
+		size_t s;
+
 		_end_of[i] = next;
 		if (_layout[i].flags & _ALWAYS)
 			next = i;
-		g_hash_table_insert(_pos_of, (gpointer)_layout[i].key,
-				    GINT_TO_POINTER(i + 1));
 		_key_len[i] = strlen(_layout[i].key);
+		{
+			char key[32 + _SLACK] = { 0 };
+
+			memcpy(key, _layout[i].key, _key_len[i]);
+			_key_head[i] = _word8(key, _key_len[i]);
+			_key_next[i] = _key_len[i] > 8 ?
+				       _word8(key + 8, _key_len[i] - 8) : 0;
+		}
+		for (s = _hash(_layout[i].key, _key_len[i]) % _KEY_SLOTS;
+		     _key_slot[s]; s = (s + 1) % _KEY_SLOTS)
+			;
+		_key_slot[s] = (uint16_t)(i + 1);
 		if (!strcmp(_layout[i].key, "AllocTRES"))
 			_tres_pos = i;
 		_field_at[i] = -1;
 		for (int f = 0; f < F_N; f++)
-			if (!strcmp(_wanted[f], _layout[i].key))
+			if (!strcmp(_field_keys[f], _layout[i].key))
 				_field_at[i] = f;
 	}
 }
 
-/* The index of key W in _layout, or -1.  scontrol prints the keys in
- * order: the few after the last one (HINT) are tried first.  LEN:
- * strlen(W). */
+/* Whether the key W (LEN bytes, its first 8 in HEAD) is _layout[I]. */
+static inline bool _key_is(int i, const char *w, size_t len, uint64_t head)
+{
+	return _key_len[i] == len && _key_head[i] == head &&
+	       (len <= 8 || (_key_next[i] == _word8(w + 8, len - 8) &&
+			     (len <= 16 || !memcmp(w + 16, _layout[i].key + 16,
+						   len - 16))));
+}
+
+/* The index of key W (LEN bytes) in _layout, or -1.  scontrol prints the
+ * keys in order: the few after the last one (HINT) are tried first. */
 static int _key_pos(const char *w, size_t len, int hint)
 {
-	int n = (int)G_N_ELEMENTS(_layout);
+	uint64_t head = _word8(w, len);
 
-	for (int i = hint; i < n && i < hint + 4; i++)
-		if (_key_len[i] == len && !memcmp(w, _layout[i].key, len))
+	for (int i = hint; i < _N_LAYOUT && i < hint + 4; i++)
+		if (_key_is(i, w, len, head))
 			return i;
-	return GPOINTER_TO_INT(g_hash_table_lookup(_pos_of, w)) - 1;
+	for (size_t s = _hash(w, len) % _KEY_SLOTS; _key_slot[s];
+	     s = (s + 1) % _KEY_SLOTS) {
+		int i = _key_slot[s] - 1;
+
+		if (_key_is(i, w, len, head))
+			return i;
+	}
+	return -1;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* P moved to the first ' ', '\t' or NUL, or '=' too if EQ, 16 bytes at a
+ * time where the machine can (the text has _SLACK bytes after its NUL). */
+static inline char *_skip_word(char *p, bool eq)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+	const __m128i nul = _mm_setzero_si128();
+	const __m128i e = _mm_set1_epi8(eq ? '=' : ' ');
+
+	for (;; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, sp),
+				     _mm_cmpeq_epi8(v, tab)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, nul),
+				     _mm_cmpeq_epi8(v, e)));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+
+		if (bits)
+			return p + __builtin_ctz(bits);
+	}
+#else
+	while (*p && *p != ' ' && *p != '\t' && (!eq || *p != '='))
+		p++;
+	return p;
+#endif
 }
 
 /* Whether the word at END starts with "KEY=". */
@@ -351,18 +475,14 @@ static void _fields(char *text, char *val[F_N])
 		if (!*p)
 			break;
 		w = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '=')
-			p++;
+		p = _skip_word(p, true);
 		if (*p != '=' || p == w) {
 			/* a word without a key: part of the value before */
-			while (*p && *p != ' ' && *p != '\t')
-				p++;
+			p = _skip_word(p, false);
 			continue;
 		}
 		eq = p;
-		end = eq + 1;
-		while (*end && *end != ' ' && *end != '\t')
-			end++;
+		end = _skip_word(eq + 1, false);
 		*eq = '\0';
 		pos = _key_pos(w, (size_t)(eq - w), hint);
 		if (text_pos >= 0 &&
@@ -402,54 +522,117 @@ static void _fields(char *text, char *val[F_N])
 
 static bool _is_null(const char *v)
 {
-	return !v || !*v || !strcmp(v, "(null)");
+	return !v || !*v || (v[0] == '(' && !strcmp(v, "(null)"));
 }
 
-/* Interned strings: the same user, account, QOS, partition list, state
+/*
+ * Interned strings: the same user, account, QOS, partition list, state
  * and reason are on many lines; one copy each for the process, in a pool
  * of its own (kept reachable to the end, unlike g_intern_string's blocks,
- * which leak checkers report). */
+ * which leak checkers report).  An open-addressing table of entries that
+ * keep each string's hash and length, so that a lookup compares a word
+ * with few strings, and its split as a partition list once asked for.
+ */
+typedef struct {
+	const char *s;           /* NULL: an empty slot */
+	uint32_t hash;
+	uint32_t len;
+	const char *const *parts; /* s split at ',', interned; or NULL */
+} _istr_t;
+
+static struct {
+	GStringChunk *pool;
+	_istr_t *slot;
+	size_t cap, used;
+} _is;
+
+static _istr_t *_intern_find(const char *s, size_t len, uint32_t hash)
+{
+	size_t i;
+
+	for (i = hash & (_is.cap - 1); _is.slot[i].s; i = (i + 1) &
+	     (_is.cap - 1))
+		if (_is.slot[i].hash == hash && _is.slot[i].len == len &&
+		    !memcmp(_is.slot[i].s, s, len))
+			break;
+	return &_is.slot[i];
+}
+
+static void _intern_grow(void)
+{
+	_istr_t *old = _is.slot;
+	size_t old_cap = _is.cap;
+
+	_is.cap = old_cap ? 2 * old_cap : 1024;
+	_is.slot = g_new0(_istr_t, _is.cap);
+	for (size_t k = 0; k < old_cap; k++) {
+		size_t i;
+
+		if (!old[k].s)
+			continue;
+		for (i = old[k].hash & (_is.cap - 1); _is.slot[i].s;
+		     i = (i + 1) & (_is.cap - 1))
+			;
+		_is.slot[i] = old[k];
+	}
+	g_free(old);
+}
+
+/* The entry of the LEN bytes at S, made if new. */
+static _istr_t *_intern_len(const char *s, size_t len)
+{
+	uint32_t hash = _hash(s, len);
+	_istr_t *e;
+
+	if (2 * (_is.used + 1) > _is.cap)
+		_intern_grow();
+	if (!_is.pool)
+		_is.pool = g_string_chunk_new(64 * 1024);
+	e = _intern_find(s, len, hash);
+	if (!e->s) {
+		e->s = g_string_chunk_insert_len(_is.pool, s, (gssize)len);
+		e->hash = hash;
+		e->len = (uint32_t)len;
+		_is.used++;
+	}
+	return e;
+}
+
 static const char *_intern(const char *s)
 {
-	static GStringChunk *pool;
-	static GHashTable *set;
-	const char *in;
-
-	if (!pool) {
-		pool = g_string_chunk_new(64 * 1024);
-		set = g_hash_table_new(g_str_hash, g_str_equal);
-	}
-	if ((in = g_hash_table_lookup(set, s)))
-		return in;
-	in = g_string_chunk_insert(pool, s);
-	g_hash_table_add(set, (gpointer)in);
-	return in;
+	return _intern_len(s, strlen(s))->s;
 }
 
 /* PARTS ("a,b") as an interned NULL-ended list. */
 static const char *const *_intern_parts(const char *parts)
 {
-	static GHashTable *lists;
 	static const char *const none[1] = { NULL };
-	const char *key;
-	char **l;
+	_istr_t *e;
+	const char **l;
+	const char *p;
+	size_t n = 1, k = 0;
 
 	if (_is_null(parts))
 		return none;
-	if (!lists)
-		lists = g_hash_table_new(g_direct_hash, g_direct_equal);
-	key = _intern(parts);
-	if ((l = g_hash_table_lookup(lists, key)))
-		return (const char *const *)l;
-	l = g_strsplit(parts, ",", -1);
-	for (int i = 0; l[i]; i++) {
-		const char *in = _intern(l[i]);
+	e = _intern_len(parts, strlen(parts));
+	if (e->parts)
+		return e->parts;
+	for (p = parts; *p; p++)
+		n += *p == ',';
+	l = g_new0(const char *, n + 1);
+	for (p = parts;; p++) {
+		const char *q = strchr(p, ',');
+		size_t len = q ? (size_t)(q - p) : strlen(p);
 
-		g_free(l[i]);
-		l[i] = (char *)in;
+		l[k++] = _intern_len(p, len)->s;
+		if (!q)
+			break;
+		p = q;
 	}
-	g_hash_table_insert(lists, (gpointer)key, l);
-	return (const char *const *)l;
+	/* the table may have grown: find the entry again */
+	e = _intern_len(parts, strlen(parts));
+	e->parts = l;
+	return l;
 }
 
 const char *mf_jobs_intern(const char *s)
@@ -462,165 +645,304 @@ const char *const *mf_jobs_intern_parts(const char *parts)
 	return _intern_parts(parts);
 }
 
-static mf_job_line_t *_job_line_parse(char *text, const char *file,
-				      int line, mf_error_t *errp)
+/*
+ * The table of the fields a job line is read for, in the order they are
+ * checked (the first bad one is the one named): each its parser, the
+ * member of mf_job_line_t it fills, its default when the line lacks it,
+ * and what a bad value is not.  A parser is handed the value (NULL when
+ * absent) and the place to fill; it returns 0, or -1 for a bad value.
+ * JobId and the array task name come first (_job_name: every message
+ * names the job); TRES after (_job_tres: three keys for one member).
+ */
+typedef int (*_fparse_t)(const char *v, void *to, const void *dflt);
+
+typedef struct {
+	int f;                   /* F_*: the value read */
+	_fparse_t parse;
+	size_t off;              /* offsetof(mf_job_line_t, ...) */
+	const void *dflt;        /* handed to PARSE */
+	const char *why;         /* "FIELD=VALUE is not WHY" */
+	unsigned phase;          /* _EARLY or _LATE */
+} _fspec_t;
+
+/* Where the jobs file is read on two threads (mf_jobs_each), the strings
+ * (_EARLY: interned, the table of them the reader thread's alone) are
+ * read where the line is split, the numbers and times (_LATE) on the
+ * other thread.  Only UserId of the strings can be at fault: the first
+ * checked, it is still the first named. */
+enum { _EARLY = 1, _LATE = 2 };
+
+/* UserId=NAME(UID): user, then uid. */
+static int _fp_user(const char *v, void *to, const void *dflt)
 {
-	char *f[F_N];
-	mf_job_line_t *job = g_new0(mf_job_line_t, 1);
-	const char *v;
+	mf_job_line_t *job = (mf_job_line_t *)(void *)((char *)to -
+		offsetof(mf_job_line_t, user));
+	const char *paren;
 	uint64_t u;
-	const char *bad = NULL, *bad_value = NULL, *why = NULL;
 
-	_layout_init();
-	_fields(text, f);
-	job->file = _intern(file);
-	job->line = line;
-	job->time_limit = 0xfffffffeU;
+	if (!v) {
+		job->user = _intern("");
+		return 0;
+	}
+	paren = strchr(v, '(');
+	job->user = _intern_len(v, paren ? (size_t)(paren - v)
+					  : strlen(v))->s;
+	if (paren && !_parse_uint_n(paren + 1, strcspn(paren + 1, ")"),
+				    0xffffffffU, &u))
+		job->uid = (uint32_t)u;
+	return *job->user ? 0 : -1;
+}
 
-	if (!(v = f[F_JOBID])) {
-		mf_errprintf(errp, "%s:%d: no JobId= field (expected a line of "
-			     "`scontrol -o show job`)", file, line);
-		goto fail;
+/* A string, interned; DFLT when absent. */
+static int _fp_str(const char *v, void *to, const void *dflt)
+{
+	*(const char **)to = _intern(v ? v : dflt);
+	return 0;
+}
+
+/* A string, interned; DFLT (NULL: none) when absent, "" or "(null)". */
+static int _fp_str_set(const char *v, void *to, const void *dflt)
+{
+	*(const char **)to = _is_null(v) ? (dflt ? _intern(dflt) : NULL)
+					 : _intern(v);
+	return 0;
+}
+
+/* Whether the value is set (not absent, "" or "(null)"). */
+static int _fp_set(const char *v, void *to, const void *dflt)
+{
+	*(bool *)to = !_is_null(v);
+	return 0;
+}
+
+/* A 32-bit whole number; *DFLT when absent. */
+static int _fp_u32(const char *v, void *to, const void *dflt)
+{
+	uint64_t u;
+
+	if (!v) {
+		*(uint32_t *)to = *(const uint32_t *)dflt;
+		return 0;
 	}
-	if (_parse_uint(v, 0xffffffffU, &u) || !u) {
-		bad = "JobId", bad_value = v, why = "a job id";
-		goto bad_field;
-	}
+	if (_parse_uint(v, 0xffffffffU, &u))
+		return -1;
+	*(uint32_t *)to = (uint32_t)u;
+	return 0;
+}
+
+/* A signed number; 0 when absent. */
+static int _fp_i64(const char *v, void *to, const void *dflt)
+{
+	return v ? _parse_int(v, to) : 0;
+}
+
+/* A time limit (Partition_Limit and absent: 0xfffffffe). */
+static int _fp_limit(const char *v, void *to, const void *dflt)
+{
+	mf_error_t e;
+
+	*(uint32_t *)to = 0xfffffffeU;
+	if (!v || !strcmp(v, "Partition_Limit"))
+		return 0;
+	return mf_timestr_mins(v, to, &e);
+}
+
+/* A time; 0 when absent. */
+static int _fp_time(const char *v, void *to, const void *dflt)
+{
+	return v ? mf_parse_slurm_time(v, to) : 0;
+}
+
+/* AccrueTime: a time, and whether the line had it. */
+static int _fp_accrue(const char *v, void *to, const void *dflt)
+{
+	mf_job_line_t *job = (mf_job_line_t *)(void *)((char *)to -
+		offsetof(mf_job_line_t, accrue_time));
+
+	if (!v)
+		return 0;
+	job->has_accrue_time = true;
+	return mf_parse_slurm_time(v, to);
+}
+
+static int _fp_parts(const char *v, void *to, const void *dflt)
+{
+	*(const char *const **)to = _intern_parts(v);
+	return 0;
+}
+
+/* "N" or "N-M": N into the member, M into the next one (NumCPUs) or
+ * nowhere (NumNodes: DFLT false); 1 when absent. */
+static int _fp_range(const char *v, void *to, const void *dflt)
+{
+	uint32_t *lo = to, hi;
+
+	*lo = 1;
+	if (!v)
+		return 0;
+	if (_parse_range(v, lo, &hi))
+		return -1;
+	if (dflt)
+		lo[1] = hi;
+	return 0;
+}
+
+static const uint32_t _one = 1;
+
+#define _AT(m) offsetof(mf_job_line_t, m)
+static const _fspec_t _fspec[] = {
+	{ F_USERID, _fp_user, _AT(user), NULL, "NAME(UID)", _EARLY },
+	{ F_ACCOUNT, _fp_str_set, _AT(account), "", NULL, _EARLY },
+	{ F_QOS, _fp_str_set, _AT(qos), NULL, NULL, _EARLY },
+	{ F_PRIORITY, _fp_u32, _AT(priority), &_one, "a number", _LATE },
+	{ F_NICE, _fp_i64, _AT(nice), NULL, "a number", _LATE },
+	{ F_SITEFACTOR, _fp_i64, _AT(site_factor), NULL, "a number", _LATE },
+	{ F_JOBSTATE, _fp_str, _AT(state), "PENDING", NULL, _EARLY },
+	{ F_REASON, _fp_str, _AT(reason), "None", NULL, _EARLY },
+	{ F_DEPENDENCY, _fp_set, _AT(dependent), NULL, NULL, _EARLY },
+	{ F_TIMELIMIT, _fp_limit, _AT(time_limit), NULL, "a time limit",
+	  _LATE },
+	{ F_SUBMITTIME, _fp_time, _AT(submit_time), NULL, "a time", _LATE },
+	{ F_ELIGIBLETIME, _fp_time, _AT(eligible_time), NULL, "a time",
+	  _LATE },
+	{ F_ACCRUETIME, _fp_accrue, _AT(accrue_time), NULL, "a time", _LATE },
+	{ F_PARTITION, _fp_parts, _AT(partitions), NULL, NULL, _EARLY },
+	{ F_NUMNODES, _fp_range, _AT(min_nodes), NULL, "N or N-M", _LATE },
+	{ F_NUMCPUS, _fp_range, _AT(min_cpus), &_one, "N or N-M", _LATE },
+};
+#undef _AT
+
+/* min_cpus and max_cpus side by side, as _fp_range fills them */
+G_STATIC_ASSERT(offsetof(mf_job_line_t, max_cpus) ==
+		offsetof(mf_job_line_t, min_cpus) + sizeof(uint32_t));
+
+/* V (at most 10 digits) as "%u" writes it, into BUF. */
+static void _utoa(char *buf, uint32_t v)
+{
+	char tmp[12];
+	size_t k = 0, i = 0;
+
+	do {
+		tmp[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		buf[i++] = tmp[--k];
+	buf[i] = '\0';
+}
+
+/* JobId, and the name squeue gives an array's task or record.  Returns
+ * 0, or -1 with errp set. */
+static int _job_name(mf_job_line_t *job, char *const *f, const char *file,
+		     int line, mf_error_t *errp)
+{
+	const char *v = f[F_JOBID], *t = f[F_ARRAYTASKID];
+	uint64_t u;
+
+	if (!v)
+		return mf_errprintf(errp, "%s:%d: no JobId= field (expected a "
+				    "line of `scontrol -o show job`)", file,
+				    line);
+	if (_parse_uint(v, 0xffffffffU, &u) || !u)
+		return mf_errprintf(errp, "%s:%d: job ?: JobId=%s is not a job "
+				    "id", file, line, v);
 	job->job_id = (uint32_t)u;
-	snprintf(job->id_text, sizeof(job->id_text), "%u", job->job_id);
+	_utoa(job->id_text, job->job_id);
 	job->job_id_str = job->id_text;
-	if (f[F_ARRAYJOBID] && f[F_ARRAYTASKID] &&
-	    !_is_null(f[F_ARRAYTASKID])) {
-		const char *t = f[F_ARRAYTASKID];
+	if (f[F_ARRAYJOBID] && t && !_is_null(t)) {
 		bool one = t[strspn(t, "0123456789")] == '\0';
 
 		/* as squeue names them: 100_3, 100_[4-9%2] */
 		job->job_id_str = g_strdup_printf(one ? "%s_%s" : "%s_[%s]",
 						  f[F_ARRAYJOBID], t);
 	}
+	return 0;
+}
 
-	if ((v = f[F_USERID])) {
-		const char *paren = strchr(v, '(');
-		char *name = paren ? g_strndup(v, (gsize)(paren - v))
-				   : g_strdup(v);
+/* 22.05 prints TRES= (the allocated TRES, else the requested); 23.02 on
+ * ReqTRES= and AllocTRES=. */
+static void _job_tres(mf_job_line_t *job, char *const *f)
+{
+	const char *v = f[F_TRES];
 
-		job->user = _intern(name);
-		g_free(name);
-		if (paren) {
-			char *num = g_strndup(paren + 1,
-					      strcspn(paren + 1, ")"));
-
-			if (!_parse_uint(num, 0xffffffffU, &u))
-				job->uid = (uint32_t)u;
-			g_free(num);
-		}
-		if (!*job->user) {
-			bad = "UserId", bad_value = v, why = "NAME(UID)";
-			goto bad_field;
-		}
-	} else {
-		job->user = _intern("");
-	}
-	v = f[F_ACCOUNT];
-	job->account = _intern(_is_null(v) ? "" : v);
-	v = f[F_QOS];
-	job->qos = _is_null(v) ? NULL : _intern(v);
-
-	if ((v = f[F_PRIORITY])) {
-		if (_parse_uint(v, 0xffffffffU, &u)) {
-			bad = "Priority", bad_value = v, why = "a number";
-			goto bad_field;
-		}
-		job->priority = (uint32_t)u;
-	} else {
-		job->priority = 1;
-	}
-	if ((v = f[F_NICE]) && _parse_int(v, &job->nice)) {
-		bad = "Nice", bad_value = v, why = "a number";
-		goto bad_field;
-	}
-	if ((v = f[F_SITEFACTOR]) && _parse_int(v, &job->site_factor)) {
-		bad = "SiteFactor", bad_value = v, why = "a number";
-		goto bad_field;
-	}
-	v = f[F_JOBSTATE];
-	job->state = _intern(v ? v : "PENDING");
-	v = f[F_REASON];
-	job->reason = _intern(v ? v : "None");
-	job->dependent = !_is_null(f[F_DEPENDENCY]);
-
-	if ((v = f[F_TIMELIMIT])) {
-		if (!strcmp(v, "Partition_Limit")) {
-			job->time_limit = 0xfffffffeU;
-		} else {
-			mf_error_t e;
-			uint32_t mins;
-
-			if (mf_timestr_mins(v, &mins, &e)) {
-				bad = "TimeLimit", bad_value = v;
-				why = "a time limit";
-				goto bad_field;
-			}
-			job->time_limit = mins;
-		}
-	}
-	if ((v = f[F_SUBMITTIME]) &&
-	    mf_parse_slurm_time(v, &job->submit_time)) {
-		bad = "SubmitTime", bad_value = v, why = "a time";
-		goto bad_field;
-	}
-	if ((v = f[F_ELIGIBLETIME]) &&
-	    mf_parse_slurm_time(v, &job->eligible_time)) {
-		bad = "EligibleTime", bad_value = v, why = "a time";
-		goto bad_field;
-	}
-	if ((v = f[F_ACCRUETIME])) {
-		if (mf_parse_slurm_time(v, &job->accrue_time)) {
-			bad = "AccrueTime", bad_value = v, why = "a time";
-			goto bad_field;
-		}
-		job->has_accrue_time = true;
-	}
-	job->partitions = _intern_parts(f[F_PARTITION]);
-	job->min_nodes = 1;
-	if ((v = f[F_NUMNODES])) {
-		uint32_t hi;
-
-		if (_parse_range(v, &job->min_nodes, &hi)) {
-			bad = "NumNodes", bad_value = v, why = "N or N-M";
-			goto bad_field;
-		}
-	}
-	job->min_cpus = 1;
-	if ((v = f[F_NUMCPUS]) &&
-	    _parse_range(v, &job->min_cpus, &job->max_cpus)) {
-		bad = "NumCPUs", bad_value = v, why = "N or N-M";
-		goto bad_field;
-	}
-	/* 22.05 prints TRES= (the allocated TRES, else the requested);
-	 * 23.02 on ReqTRES= and AllocTRES= */
-	v = f[F_TRES];
 	if (_is_null(v))
 		v = f[F_ALLOCTRES];
 	if (_is_null(v))
 		v = f[F_REQTRES];
 	job->tres = _is_null(v) ? NULL : _intern(v);
-	return job;
-
-bad_field:
-	mf_errprintf(errp, "%s:%d: job %s: %s=%s is not %s", file, line,
-		     job->job_id_str ? job->job_id_str : "?", bad, bad_value,
-		     why);
-fail:
-	mf_job_line_free(job);
-	return NULL;
 }
 
+/* The interned FILE: the same for every line of a file. */
+static const char *_file_name(const char *file)
+{
+	static const char *last;
+
+	if (!last || strcmp(file, last))
+		last = _intern(file);
+	return last;
+}
+
+/* The fields F of PHASES (_EARLY, _LATE) of the line LINE of FILE into
+ * JOB (its JobId and name read), by _fspec.  Returns 0, or -1 with errp
+ * naming the field. */
+static int _job_fill(mf_job_line_t *job, char *const *f, const char *file,
+		     int line, unsigned phases, mf_error_t *errp)
+{
+	if (phases & _EARLY)
+		job->file = _file_name(file);
+	for (size_t i = 0; i < G_N_ELEMENTS(_fspec); i++) {
+		const _fspec_t *s = &_fspec[i];
+
+		if (!(s->phase & phases))
+			continue;
+		if (s->parse(f[s->f], (char *)job + s->off, s->dflt))
+			return mf_errprintf(errp, "%s:%d: job %s: %s=%s is not "
+					    "%s", file, line, job->job_id_str,
+					    _field_keys[s->f], f[s->f], s->why);
+	}
+	if (phases & _EARLY)
+		_job_tres(job, f);
+	return 0;
+}
+
+/* The line TEXT split into F, and a new record with its JobId and name
+ * (the rest for _job_fill); NULL with errp set. */
+static mf_job_line_t *_job_line_split(char *text, const char *file,
+				      int line, char **f, mf_error_t *errp)
+{
+	mf_job_line_t *job = g_new0(mf_job_line_t, 1);
+
+	_layout_init();
+	_fields(text, f);
+	job->line = line;
+	if (_job_name(job, f, file, line, errp)) {
+		mf_job_line_free(job);
+		return NULL;
+	}
+	return job;
+}
+
+static mf_job_line_t *_job_line_parse(char *text, const char *file,
+				      int line, mf_error_t *errp)
+{
+	char *f[F_N];
+	mf_job_line_t *job = _job_line_split(text, file, line, f, errp);
+
+	if (job && _job_fill(job, f, file, line, _EARLY | _LATE, errp)) {
+		mf_job_line_free(job);
+		return NULL;
+	}
+	return job;
+}
 mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 				 int line, mf_error_t *errp)
 {
-	char *copy = g_strdup(text);
-	mf_job_line_t *job = _job_line_parse(copy, file, line, errp);
+	size_t len = strlen(text);
+	char *copy = g_malloc0(len + 1 + _SLACK);
+	mf_job_line_t *job;
+
+	memcpy(copy, text, len);
+	job = _job_line_parse(copy, file, line, errp);
 
 	g_free(copy);
 	return job;
@@ -669,29 +991,93 @@ bool mf_job_named(const mf_job_line_t *job, const char *text)
 	return false;
 }
 
+
+/* A file read in large blocks, its lines handed out in place. */
+typedef struct {
+	int fd;
+	char *buf;               /* CAP bytes, one for a NUL, _SLACK */
+	size_t cap, at, end;     /* the unread bytes: [at, end) */
+	bool eof;
+} _reader_t;
+
+#define _READ_BLOCK ((size_t)1 << 20)
+
+/*
+ * The next line at *LINE, *N bytes (NUL-ended in place of its '\n'),
+ * *CUT if the
+ * file ends without one.  Returns 1, 0 at the end of the file, -1 on a
+ * read error (errno set).
+ */
+static int _next_line(_reader_t *r, char **line, size_t *n, bool *cut)
+{
+	for (;;) {
+		char *s = r->buf + r->at;
+		char *nl = r->end > r->at ? memchr(s, '\n', r->end - r->at)
+					  : NULL;
+		ssize_t got;
+
+		if (nl) {
+			*nl = '\0';
+			*line = s;
+			*n = (size_t)(nl - s);
+			*cut = false;
+			r->at = (size_t)(nl - r->buf) + 1;
+			return 1;
+		}
+		if (r->eof) {
+			if (r->at == r->end)
+				return 0;
+			r->buf[r->end] = '\0';
+			*line = s;
+			*n = r->end - r->at;
+			*cut = true;
+			r->at = r->end;
+			return 1;
+		}
+		/* keep the part of a line read, and read on after it */
+		if (r->at) {
+			memmove(r->buf, s, r->end - r->at);
+			r->end -= r->at;
+			r->at = 0;
+		}
+		if (r->end == r->cap) {
+			r->buf = g_realloc(r->buf, 2 * r->cap + 1 + _SLACK);
+			memset(r->buf + r->cap + 1 + _SLACK, 0, r->cap);
+			r->cap *= 2;
+		}
+		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (!got)
+			r->eof = true;
+		r->end += (size_t)got;
+	}
+}
+
 /* Read PATH's lines; calls LINE_FN for each non-blank, non-comment line
  * (its text may be modified; CUT: the file ends in the middle of it) but a
  * first one that is the header of KIND.  LINE_FN returns 0, -1 with errp
  * set, or another value to stop (errp untouched).  A file with no such
  * line, or whose first is plainly of another kind, is refused.  One pass,
- * one line in memory at a time. */
+ * read in blocks of a megabyte, the lines taken where they were read. */
 typedef int (*_line_fn)(char *text, const char *path, int lineno, bool cut,
 			void *arg, mf_error_t *errp);
 
 static int _each_line(const char *path, const mf_dump_kind_t *kind,
 		      _line_fn fn, void *arg, mf_error_t *errp)
 {
-	bool first = true;
-	char *l = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *fp = fopen(path, "r");
-	int rc = 0, lineno = 0, lines = 0;
+	_reader_t r = { .cap = _READ_BLOCK };
+	bool first = true, cut;
+	char *l;
+	size_t n;
+	int rc = 0, got = 0, lineno = 0, lines = 0;
 
-	if (!fp)
+	if ((r.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
-	while (!rc && (n = getline(&l, &cap, fp)) >= 0) {
-		bool cut = !n || l[n - 1] != '\n';
+	r.buf = g_malloc0(r.cap + 1 + _SLACK);
+	while (!rc && (got = _next_line(&r, &l, &n, &cut)) > 0) {
 		const char *s;
 
 		lineno++;
@@ -714,12 +1100,12 @@ static int _each_line(const char *path, const mf_dump_kind_t *kind,
 		if ((rc = fn(l, path, lineno, cut, arg, errp)) == -1 && cut)
 			mf_dump_note_cut(errp, "this line");
 	}
-	if (!rc && ferror(fp))
+	if (!rc && got < 0)
 		rc = mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
 	else if (!rc && !lines)
 		rc = mf_errprintf(errp, "%s: %s", path, kind->empty);
-	free(l);
-	fclose(fp);
+	g_free(r.buf);
+	close(r.fd);
 	return rc;
 }
 
@@ -770,14 +1156,98 @@ static int _idset_add(_idset_t *s, uint32_t id, int line)
 	return 0;
 }
 
+/*
+ * The jobs file is read on a thread of its own while the caller's
+ * thread runs FN: the reader hands the jobs over in batches, in the order
+ * of the file, and at most _BATCHES of them are under way (the memory of
+ * a few thousand jobs).  The reader stops at its first error, and at the
+ * next batch once FN stopped: FN sees the same jobs, in the same order,
+ * as when one thread does both, and the error it would have met.
+ */
+#define _BATCH 2048
+#define _BATCHES 8
+
+/* A line split on the reader's thread: its record with the JobId and
+ * name read, and its values, copied into the batch's text, for the
+ * other thread to read (_job_fill). */
+typedef struct {
+	mf_job_line_t *job;
+	bool cut;                /* the file ends in the middle of it */
+	uint32_t at[F_N];        /* 1 + the offset of each value in the
+				  * batch's text; 0: absent */
+} _rec_t;
+
+typedef struct {
+	_rec_t rec[_BATCH];
+	guint n;
+	bool last;               /* the reader's last: it has stopped */
+	char *text;              /* the values, NUL-ended */
+	size_t len, cap;
+} _batch_t;
+
+typedef struct {
+	GAsyncQueue *full;       /* batches for FN's thread */
+	GAsyncQueue *empty;      /* batches back to the reader */
+	_batch_t *cur;           /* the batch being filled */
+	gint stop;               /* FN's thread stopped: read no more */
+} _pipe_t;
+
 typedef struct {
 	mf_job_fn fn;
 	void *arg;
+	_pipe_t *pipe;           /* set: hand the jobs to another thread */
 	_idset_t ids;            /* job ids seen (ids are never 0) */
 	int jobs;                /* job lines read */
 	int no_jobs_line;        /* line of "No jobs in the system", or 0 */
 	int fn_rc;               /* what FN returned to stop */
+	/* the reader thread's */
+	const char *path;
+	mf_error_t err;
+	int rc;
 } _load_t;
+
+/* _late_field[F_*]: read on FN's thread (set by _each_job_line) */
+static bool _late_field[F_N];
+
+static void _batch_free(gpointer p)
+{
+	_batch_t *b = p;
+
+	g_free(b->text);
+	g_free(b);
+}
+
+/* Hand JOB, its values F, to the other thread.  Returns 0, or -2 once
+ * that thread stopped. */
+static int _pipe_put(_pipe_t *pp, mf_job_line_t *job, char *const *f,
+		     bool cut)
+{
+	_batch_t *b = pp->cur;
+	_rec_t *r = &b->rec[b->n++];
+
+	r->job = job;
+	r->cut = cut;
+	for (int i = 0; i < F_N; i++) {
+		size_t n;
+
+		r->at[i] = 0;
+		if (!f[i] || !(_late_field[i]))
+			continue;
+		n = strlen(f[i]) + 1;
+		if (b->len + n > b->cap) {
+			b->cap = 2 * (b->len + n) + 64 * 1024;
+			b->text = g_realloc(b->text, b->cap);
+		}
+		memcpy(b->text + b->len, f[i], n);
+		r->at[i] = (uint32_t)b->len + 1;
+		b->len += n;
+	}
+	if (b->n < _BATCH)
+		return 0;
+	g_async_queue_push(pp->full, b);
+	pp->cur = g_async_queue_pop(pp->empty);
+	return g_atomic_int_get(&pp->stop) ? -2 : 0;
+}
 
 /* The first key scontrol prints on every job line (_ALWAYS) that TEXT
  * has no "KEY=" word of, or NULL. */
@@ -807,7 +1277,10 @@ static int _job_fn(char *text, const char *path, int lineno, bool cut,
 	const char *missing;
 	int first;
 
-	if (!strcmp(g_strstrip(text), "No jobs in the system")) {
+	/* as g_strstrip(), which moves every line's text: only a line
+	 * that starts with white space is moved */
+	text = g_ascii_isspace(*text) ? g_strstrip(text) : g_strchomp(text);
+	if (*text == 'N' && !strcmp(text, "No jobs in the system")) {
 		/* scontrol on an idle cluster */
 		ld->no_jobs_line = lineno;
 		return 0;
@@ -818,6 +1291,19 @@ static int _job_fn(char *text, const char *path, int lineno, bool cut,
 		return mf_errprintf(errp, "%s:%d: no %s= field, which scontrol "
 				    "prints on every job line", path, lineno,
 				    missing);
+	if (ld->pipe) {
+		char *f[F_N];
+
+		if (!(job = _job_line_split(text, path, lineno, f, errp)))
+			return -1;
+		if (_job_fill(job, f, path, lineno, _EARLY, errp)) {
+			mf_job_line_free(job);
+			return -1;
+		}
+		/* the other thread reads the rest, then looks for the job
+		 * listed twice, as below */
+		return _pipe_put(ld->pipe, job, f, cut);
+	}
 	if (!(job = _job_line_parse(text, path, lineno, errp)))
 		return -1;
 	if ((first = _idset_add(&ld->ids, job->job_id, lineno))) {
@@ -832,6 +1318,117 @@ static int _job_fn(char *text, const char *path, int lineno, bool cut,
 	return 0;
 }
 
+/* The reader thread: the file into batches, then the last batch. */
+static gpointer _reader_main(gpointer arg)
+{
+	_load_t *ld = arg;
+
+	ld->rc = _each_line(ld->path, &mf_dump_jobs, _job_fn, ld, &ld->err);
+	ld->pipe->cur->last = true;
+	g_async_queue_push(ld->pipe->full, ld->pipe->cur);
+	ld->pipe->cur = NULL;
+	return NULL;
+}
+
+/* One record R of batch B on FN's thread: the rest of its line read,
+ * then handed to FN.  Returns 0, -1 with errp set, or what FN returned
+ * (in *FN_RC). */
+static int _rec_take(_load_t *ld, const _batch_t *b, const _rec_t *r,
+		     int *fn_rc, mf_error_t *errp)
+{
+	mf_job_line_t *job = r->job;
+	char *f[F_N];
+	int first = 0;
+
+	for (int i = 0; i < F_N; i++)
+		f[i] = r->at[i] ? b->text + r->at[i] - 1 : NULL;
+	if (_job_fill(job, f, ld->path, job->line, _LATE, errp) ||
+	    ((first = _idset_add(&ld->ids, job->job_id, job->line)) &&
+	     mf_errprintf(errp, "%s:%d: job %u is listed twice (first at "
+			  "line %d)", ld->path, job->line, job->job_id,
+			  first))) {
+		if (r->cut)
+			mf_dump_note_cut(errp, "this line");
+		mf_job_line_free(job);
+		return -1;
+	}
+	ld->jobs++;
+	*fn_rc = ld->fn(job, ld->arg);
+	return 0;
+}
+
+/* FN's side: each record of each batch read and handed to FN until one
+ * is at fault or FN stops (the rest are freed), then the reader's end.
+ * Returns _each_line()'s status as one thread gives it, or -2 for FN's
+ * (in ld->fn_rc). */
+static int _pipe_take(_load_t *ld, GThread *th, mf_error_t *errp)
+{
+	_pipe_t *pp = ld->pipe;
+	bool last = false;
+	int fn_rc = 0, rc = 0;
+
+	while (!last) {
+		_batch_t *b = g_async_queue_pop(pp->full);
+
+		for (guint i = 0; i < b->n; i++)
+			if (rc || fn_rc)
+				mf_job_line_free(b->rec[i].job);
+			else
+				rc = _rec_take(ld, b, &b->rec[i], &fn_rc,
+					       errp);
+		if (rc || fn_rc)
+			g_atomic_int_set(&pp->stop, 1);
+		last = b->last;
+		b->n = 0;
+		b->len = 0;
+		b->last = false;
+		if (last)
+			_batch_free(b);
+		else
+			g_async_queue_push(pp->empty, b);
+	}
+	g_thread_join(th);
+	if ((ld->fn_rc = fn_rc))
+		return -2;
+	if (rc)
+		return rc;
+	if (ld->rc && errp)
+		*errp = ld->err;
+	return ld->rc;
+}
+
+/* _each_line() over the jobs file on a reader thread (one thread when
+ * none can be started). */
+static int _each_job_line(const char *path, _load_t *ld, mf_error_t *errp)
+{
+	_pipe_t pp = {
+		.full = g_async_queue_new(),
+		.empty = g_async_queue_new_full(_batch_free),
+	};
+	GThread *th;
+	int rc;
+
+	_layout_init();
+	for (size_t i = 0; i < G_N_ELEMENTS(_fspec); i++)
+		if (_fspec[i].phase == _LATE)
+			_late_field[_fspec[i].f] = true;
+	for (int i = 0; i < _BATCHES - 1; i++)
+		g_async_queue_push(pp.empty, g_new0(_batch_t, 1));
+	pp.cur = g_new0(_batch_t, 1);
+	ld->pipe = &pp;
+	ld->path = path;
+	if ((th = g_thread_try_new("mfprio-jobs", _reader_main, ld, NULL))) {
+		rc = _pipe_take(ld, th, errp);
+	} else {
+		ld->pipe = NULL;
+		_batch_free(pp.cur);
+		rc = _each_line(path, &mf_dump_jobs, _job_fn, ld, errp);
+	}
+	g_async_queue_unref(pp.full);
+	g_async_queue_unref(pp.empty);
+	return rc;
+}
+
 int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 		 mf_error_t *errp)
 {
@@ -840,7 +1437,7 @@ int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 
 	if (mf_jobs_is_json(path))
 		return mf_jobs_json_each(path, fn, arg, errp);
-	rc = _each_line(path, &mf_dump_jobs, _job_fn, &ld, errp);
+	rc = _each_job_line(path, &ld, errp);
 
 	g_free(ld.ids.slot);
 	if (ld.fn_rc)

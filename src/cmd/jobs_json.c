@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,24 +110,251 @@ static const char *_str(JsonObject *o, const char *key, const char **bad)
 	return s && *s && strcmp(s, "(null)") ? s : NULL;
 }
 
-/* Fill JOB from O.  Returns 0, or -1 with errp naming FILE:LINE. */
-static int _job(JsonObject *o, mf_job_line_t *job, mf_error_t *errp)
-{
-	const char *bad = NULL, *why = NULL, *s;
-	const char *file = job->file;
-	int line = job->line;
-	const char *bad_str = NULL;
-	gint64 v, w;
-	_num_kind_t k;
+/*
+ * The members of a job object read into mf_job_line_t, by a table: each
+ * its parser, the member it fills, its default and what a bad value is
+ * not.  A parser returns 0, or -1 for a bad value ("KEY is not WHY"); a
+ * string of another type is noted in *BAD_STR (the first such, named
+ * after every other check).  job_id, the array task's name and user_name
+ * come first (_job_id: every message names the job).
+ */
+typedef struct _jspec _jspec_t;
 
-	k = _num(o, "job_id", &v);
+typedef int (*_jparse_t)(JsonObject *o, const _jspec_t *s,
+			 mf_job_line_t *job, const char **bad_str);
+
+struct _jspec {
+	const char *key;
+	_jparse_t parse;
+	size_t off;              /* offsetof(mf_job_line_t, ...) */
+	const void *dflt;        /* for PARSE */
+	const char *why;
+};
+
+#define _TO(job, s, type) ((type *)(void *)((char *)(job) + (s)->off))
+
+/* A string, interned; DFLT (NULL: none) when absent or empty. */
+static int _jp_str(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		   const char **bad_str)
+{
+	const char *v = _str(o, s->key, bad_str);
+
+	if (!v)
+		v = s->dflt;
+	*_TO(job, s, const char *) = v ? mf_jobs_intern(v) : NULL;
+	return 0;
+}
+
+/* Whether the string is there. */
+static int _jp_set(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		   const char **bad_str)
+{
+	*_TO(job, s, bool) = _str(o, s->key, bad_str) != NULL;
+	return 0;
+}
+
+/* A list of partitions. */
+static int _jp_parts(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		     const char **bad_str)
+{
+	*_TO(job, s, const char *const *) =
+		mf_jobs_intern_parts(_str(o, s->key, bad_str));
+	return 0;
+}
+
+/* A 32-bit number kept when it is one, else left (user_id). */
+static int _jp_u32_if(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		      const char **bad_str)
+{
+	gint64 v;
+
+	if (_num(o, s->key, &v) == _NUM_VALUE && v >= 0 && v <= 0xffffffffLL)
+		*_TO(job, s, uint32_t) = (uint32_t)v;
+	return 0;
+}
+
+/* A 32-bit number; *DFLT when absent, null or not set. */
+static int _jp_u32(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		   const char **bad_str)
+{
+	gint64 v;
+	_num_kind_t k = _num(o, s->key, &v);
+
+	if (k == _NUM_BAD || (k == _NUM_VALUE &&
+			      (v < 0 || v > 0xffffffffLL)))
+		return -1;
+	*_TO(job, s, uint32_t) = k == _NUM_VALUE ? (uint32_t)v
+				 : *(const uint32_t *)s->dflt;
+	return 0;
+}
+
+/* A signed number; 0 when absent, null or not set. */
+static int _jp_i64(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		   const char **bad_str)
+{
+	gint64 v;
+	_num_kind_t k = _num(o, s->key, &v);
+
+	if (k == _NUM_BAD)
+		return -1;
+	*_TO(job, s, int64_t) = k == _NUM_VALUE ? v : 0;
+	return 0;
+}
+
+/* nice: 22.05 takes the offset off in unsigned 32-bit arithmetic, so a
+ * negative nice comes out as 2^32 + nice. */
+static int _jp_nice(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		    const char **bad_str)
+{
+	if (_jp_i64(o, s, job, bad_str))
+		return -1;
+	if (job->nice >= 0x80000000LL && job->nice <= 0xffffffffLL)
+		job->nice -= 0x100000000LL;
+	return 0;
+}
+
+/* 22.05 writes null for UNLIMITED and the number 4294967294 for the
+ * partition's limit; the data_parser {"infinite": true} and
+ * {"set": false}. */
+static int _jp_limit(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		     const char **bad_str)
+{
+	gint64 v;
+
+	switch (_num(o, s->key, &v)) {
+	case _NUM_NULL:
+	case _NUM_INFINITE:
+		job->time_limit = _UNLIMITED;
+		return 0;
+	case _NUM_ABSENT:
+	case _NUM_UNSET:
+		job->time_limit = _PART_LIMIT;
+		return 0;
+	case _NUM_VALUE:
+		if (v < 0 || v > 0xffffffffLL)
+			return -1;
+		job->time_limit = (uint32_t)v;
+		return 0;
+	case _NUM_BAD:
+	default:
+		return -1;
+	}
+}
+
+/* A time; 0 when absent, null or not set. */
+static int _jp_time(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		    const char **bad_str)
+{
+	gint64 v;
+	_num_kind_t k = _num(o, s->key, &v);
+
+	if (k == _NUM_BAD || (k == _NUM_VALUE && v < 0))
+		return -1;
+	*_TO(job, s, time_t) = k == _NUM_VALUE ? (time_t)v : 0;
+	if (s->dflt)             /* accrue_time: whether it is there */
+		job->has_accrue_time = k != _NUM_ABSENT;
+	return 0;
+}
+
+/* A count (node_count, cpus); 1 when absent, null or not set. */
+static int _jp_count(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		     const char **bad_str)
+{
+	gint64 v;
+	_num_kind_t k = _num(o, s->key, &v);
+
+	*_TO(job, s, uint32_t) = 1;
+	if (k == _NUM_VALUE && v >= 0 && v <= 0xffffffffLL)
+		*_TO(job, s, uint32_t) = (uint32_t)v;
+	else if (k == _NUM_VALUE || k == _NUM_BAD)
+		return -1;
+	return 0;
+}
+
+/* max_nodes: as scontrol prints NumNodes= for a pending job, the smaller
+ * of the minimum and a maximum below it. */
+static int _jp_max_nodes(JsonObject *o, const _jspec_t *s,
+			 mf_job_line_t *job, const char **bad_str)
+{
+	gint64 w;
+
+	if (job->state && !strcmp(job->state, "PENDING") &&
+	    _num(o, s->key, &w) == _NUM_VALUE && w > 0 && w < job->min_nodes)
+		job->min_nodes = (uint32_t)w;
+	return 0;
+}
+
+/* max_cpus: kept when above 0. */
+static int _jp_max(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		   const char **bad_str)
+{
+	gint64 v;
+	_num_kind_t k = _num(o, s->key, &v);
+
+	if (k == _NUM_VALUE && v > 0 && v <= 0xffffffffLL)
+		*_TO(job, s, uint32_t) = (uint32_t)v;
+	else if (k == _NUM_BAD)
+		return -1;
+	return 0;
+}
+
+/* The allocated TRES, else the requested (DFLT): what 22.05's TRES=
+ * is. */
+static int _jp_tres(JsonObject *o, const _jspec_t *s, mf_job_line_t *job,
+		    const char **bad_str)
+{
+	const char *v = _str(o, s->key, bad_str);
+
+	if (!v)
+		v = _str(o, s->dflt, bad_str);
+	job->tres = v ? mf_jobs_intern(v) : NULL;
+	return 0;
+}
+
+static const uint32_t _one = 1;
+
+#define _AT(m) offsetof(mf_job_line_t, m)
+static const _jspec_t _jspec[] = {
+	{ "user_id", _jp_u32_if, _AT(uid), NULL, NULL },
+	{ "account", _jp_str, _AT(account), "", NULL },
+	{ "qos", _jp_str, _AT(qos), NULL, NULL },
+	/* null or not set: none given (as a line without Priority=) */
+	{ "priority", _jp_u32, _AT(priority), &_one, "a number" },
+	{ "nice", _jp_nice, _AT(nice), NULL, "a number" },
+	{ "site_factor", _jp_i64, _AT(site_factor), NULL, "a number" },
+	{ "job_state", _jp_str, _AT(state), "PENDING", NULL },
+	{ "state_reason", _jp_str, _AT(reason), "None", NULL },
+	{ "dependency", _jp_set, _AT(dependent), NULL, NULL },
+	{ "time_limit", _jp_limit, _AT(time_limit), NULL,
+	  "a number of minutes" },
+	{ "submit_time", _jp_time, _AT(submit_time), NULL, "a time" },
+	{ "eligible_time", _jp_time, _AT(eligible_time), NULL, "a time" },
+	{ "accrue_time", _jp_time, _AT(accrue_time), &_one, "a time" },
+	{ "partition", _jp_parts, _AT(partitions), NULL, NULL },
+	{ "node_count", _jp_count, _AT(min_nodes), NULL, "a number" },
+	{ "max_nodes", _jp_max_nodes, _AT(min_nodes), NULL, NULL },
+	{ "cpus", _jp_count, _AT(min_cpus), NULL, "a number" },
+	{ "max_cpus", _jp_max, _AT(max_cpus), NULL, "a number" },
+	{ "tres_alloc_str", _jp_tres, _AT(tres), "tres_req_str", NULL },
+};
+#undef _AT
+
+/* job_id, the name squeue gives an array's task or record, and
+ * user_name.  Returns 0, or -1 with errp naming FILE:LINE. */
+static int _job_id(JsonObject *o, mf_job_line_t *job, const char **bad_str,
+		   mf_error_t *errp)
+{
+	gint64 v, w;
+	_num_kind_t k = _num(o, "job_id", &v);
+	const char *s;
+
 	if (k == _NUM_ABSENT)
-		return mf_errprintf(errp, "%s:%d: a job without job_id", file,
-				    line);
+		return mf_errprintf(errp, "%s:%d: a job without job_id",
+				    job->file, job->line);
 	if (k != _NUM_VALUE || v <= 0 || v > 0xffffffffLL)
 		return mf_errprintf(errp, "%s:%d: job_id is not a job id (a "
-				    "whole number from 1 to 4294967295)", file,
-				    line);
+				    "whole number from 1 to 4294967295)",
+				    job->file, job->line);
 	job->job_id = (uint32_t)v;
 	snprintf(job->id_text, sizeof(job->id_text), "%u", job->job_id);
 	job->job_id_str = job->id_text;
@@ -135,7 +363,7 @@ static int _job(JsonObject *o, mf_job_line_t *job, mf_error_t *errp)
 	 * as squeue names them */
 	if (_num(o, "array_job_id", &v) == _NUM_VALUE && v > 0) {
 		k = _num(o, "array_task_id", &w);
-		s = _str(o, "array_task_string", &bad_str);
+		s = _str(o, "array_task_string", bad_str);
 		if (k == _NUM_VALUE && w >= 0 && w < 0xfffffffeLL)
 			job->job_id_str = g_strdup_printf(
 				"%" G_GINT64_FORMAT "_%" G_GINT64_FORMAT, v, w);
@@ -146,136 +374,31 @@ static int _job(JsonObject *o, mf_job_line_t *job, mf_error_t *errp)
 				"%" G_GINT64_FORMAT "_%s", v, s);
 	}
 
-	if (!(s = _str(o, "user_name", &bad_str)))
-		return mf_errprintf(errp, "%s:%d: job %s: no user_name", file,
-				    line, job->job_id_str);
+	if (!(s = _str(o, "user_name", bad_str)))
+		return mf_errprintf(errp, "%s:%d: job %s: no user_name",
+				    job->file, job->line, job->job_id_str);
 	job->user = mf_jobs_intern(s);
-	if (_num(o, "user_id", &v) == _NUM_VALUE && v >= 0 &&
-	    v <= 0xffffffffLL)
-		job->uid = (uint32_t)v;
-	s = _str(o, "account", &bad_str);
-	job->account = mf_jobs_intern(s ? s : "");
-	s = _str(o, "qos", &bad_str);
-	job->qos = s ? mf_jobs_intern(s) : NULL;
+	return 0;
+}
 
-	/* null or not set: none given (as a line without Priority=) */
-	k = _num(o, "priority", &v);
-	if (k == _NUM_VALUE && (v < 0 || v > 0xffffffffLL))
-		k = _NUM_BAD;
-	if (k == _NUM_BAD) {
-		bad = "priority", why = "a number";
-		goto bad_member;
-	}
-	job->priority = k == _NUM_VALUE ? (uint32_t)v : 1;
+/* Fill JOB from O.  Returns 0, or -1 with errp naming FILE:LINE. */
+static int _job(JsonObject *o, mf_job_line_t *job, mf_error_t *errp)
+{
+	const char *bad_str = NULL;
 
-	if ((k = _num(o, "nice", &v)) == _NUM_BAD) {
-		bad = "nice", why = "a number";
-		goto bad_member;
-	}
-	job->nice = k == _NUM_VALUE ? v : 0;
-	/* 22.05 takes the offset off in unsigned 32-bit arithmetic: a
-	 * negative nice comes out as 2^32 + nice */
-	if (job->nice >= 0x80000000LL && job->nice <= 0xffffffffLL)
-		job->nice -= 0x100000000LL;
-	if ((k = _num(o, "site_factor", &v)) == _NUM_BAD) {
-		bad = "site_factor", why = "a number";
-		goto bad_member;
-	}
-	job->site_factor = k == _NUM_VALUE ? v : 0;
-
-	s = _str(o, "job_state", &bad_str);
-	job->state = mf_jobs_intern(s ? s : "PENDING");
-	s = _str(o, "state_reason", &bad_str);
-	job->reason = mf_jobs_intern(s ? s : "None");
-	job->dependent = _str(o, "dependency", &bad_str) != NULL;
-
-	/* 22.05 writes null for UNLIMITED and the number 4294967294 for the
-	 * partition's limit; the data_parser {"infinite": true} and
-	 * {"set": false} */
-	switch (_num(o, "time_limit", &v)) {
-	case _NUM_NULL:
-	case _NUM_INFINITE:
-		job->time_limit = _UNLIMITED;
-		break;
-	case _NUM_ABSENT:
-	case _NUM_UNSET:
-		job->time_limit = _PART_LIMIT;
-		break;
-	case _NUM_VALUE:
-		if (v >= 0 && v <= 0xffffffffLL) {
-			job->time_limit = (uint32_t)v;
-			break;
-		}
-		/* fall through */
-	case _NUM_BAD:
-		bad = "time_limit", why = "a number of minutes";
-		goto bad_member;
-	}
-
-	{
-		static const char *const names[] = {
-			"submit_time", "eligible_time", "accrue_time"
-		};
-		time_t *to[] = { &job->submit_time, &job->eligible_time,
-				 &job->accrue_time };
-
-		for (int i = 0; i < 3; i++) {
-			k = _num(o, names[i], &v);
-			if (k == _NUM_BAD || (k == _NUM_VALUE && v < 0)) {
-				bad = names[i], why = "a time";
-				goto bad_member;
-			}
-			*to[i] = k == _NUM_VALUE ? (time_t)v : 0;
-			if (i == 2)
-				job->has_accrue_time = k != _NUM_ABSENT;
-		}
-	}
-
-	job->partitions = mf_jobs_intern_parts(_str(o, "partition",
-						    &bad_str));
-
-	/* as scontrol prints NumNodes= for a pending job: the smaller of
-	 * the minimum and a maximum below it */
-	job->min_nodes = 1;
-	if ((k = _num(o, "node_count", &v)) == _NUM_VALUE && v >= 0 &&
-	    v <= 0xffffffffLL)
-		job->min_nodes = (uint32_t)v;
-	else if (k == _NUM_VALUE || k == _NUM_BAD) {
-		bad = "node_count", why = "a number";
-		goto bad_member;
-	}
-	if (job->state && !strcmp(job->state, "PENDING") &&
-	    _num(o, "max_nodes", &w) == _NUM_VALUE && w > 0 &&
-	    w < job->min_nodes)
-		job->min_nodes = (uint32_t)w;
-	job->min_cpus = 1;
-	if ((k = _num(o, "cpus", &v)) == _NUM_VALUE && v >= 0 &&
-	    v <= 0xffffffffLL)
-		job->min_cpus = (uint32_t)v;
-	else if (k == _NUM_VALUE || k == _NUM_BAD) {
-		bad = "cpus", why = "a number";
-		goto bad_member;
-	}
-	if ((k = _num(o, "max_cpus", &v)) == _NUM_VALUE && v > 0 &&
-	    v <= 0xffffffffLL)
-		job->max_cpus = (uint32_t)v;
-	else if (k == _NUM_BAD) {
-		bad = "max_cpus", why = "a number";
-		goto bad_member;
-	}
-	/* the allocated TRES, else the requested: what 22.05's TRES= is */
-	if (!(s = _str(o, "tres_alloc_str", &bad_str)))
-		s = _str(o, "tres_req_str", &bad_str);
-	job->tres = s ? mf_jobs_intern(s) : NULL;
-
+	if (_job_id(o, job, &bad_str, errp))
+		return -1;
+	for (size_t i = 0; i < G_N_ELEMENTS(_jspec); i++)
+		if (_jspec[i].parse(o, &_jspec[i], job, &bad_str))
+			return mf_errprintf(errp, "%s:%d: job %s: %s is not %s",
+					    job->file, job->line,
+					    job->job_id_str, _jspec[i].key,
+					    _jspec[i].why);
 	if (bad_str)
 		return mf_errprintf(errp, "%s:%d: job %s: %s is not a string",
-				    file, line, job->job_id_str, bad_str);
+				    job->file, job->line, job->job_id_str,
+				    bad_str);
 	return 0;
-
-bad_member:
-	return mf_errprintf(errp, "%s:%d: job %s: %s is not %s", file, line,
-			    job->job_id_str, bad, why);
 }
 
 /* The state of one read: JsonParser hands each element of an array to

@@ -30,6 +30,10 @@ static const _subcommand_t _subcommands[] = {
 	  "pending jobs' priorities, as sprio -l prints them; --explain JOBID" },
 	{ "compare", cmd_compare,
 	  "the same inputs under two settings: which jobs and users moved" },
+	{ "replay", cmd_replay,
+	  "replay a sacct dump's period tick by tick under two settings" },
+	{ "metrics", cmd_metrics,
+	  "fair-share for Prometheus (text format), live or from a snapshot" },
 	{ "snapshot", cmd_snapshot,
 	  "dump a live cluster's inputs into a directory (--snapshot DIR)" },
 };

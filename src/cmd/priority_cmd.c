@@ -302,15 +302,41 @@ static bool _listed(const _ctx_t *c, const mf_job_line_t *l, time_t now)
 /* _build_job()'s return for a job left out (warned about) */
 #define _BUILD_SKIP (-1)
 
-/* Fill J's core inputs from its line.  Returns an exit status, or
- * _BUILD_SKIP for a job none of whose partitions the conf has. */
-static int _build_job(_ctx_t *c, _job_t *j, time_t now)
+/*
+ * What _build_job() found for the jobs before, by the strings jobs_input
+ * interned (one pointer for one text): a partition list's partitions in
+ * tier order, a TRES string's counts.  Only what warned of nothing is
+ * kept.  For one run over one conf.
+ */
+typedef struct {
+	GHashTable *parts;           /* list -> _parts_t */
+	GHashTable *tres;            /* TRES string -> uint64_t[cnt] */
+} _bcache_t;
+
+typedef struct {
+	guint n;
+	const mf_part_t *p[];
+} _parts_t;
+
+static void _bcache_init(_bcache_t *bc)
 {
-	mf_job_line_t *l = j->line;
+	bc->parts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					  g_free);
+	bc->tres = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					 g_free);
+}
+
+static void _bcache_clear(_bcache_t *bc)
+{
+	g_clear_pointer(&bc->parts, g_hash_table_unref);
+	g_clear_pointer(&bc->tres, g_hash_table_unref);
+}
+
+/* The times, size and nice of J's line into its core inputs. */
+static void _job_basics(const _ctx_t *c, _job_t *j, time_t now)
+{
+	const mf_job_line_t *l = j->line;
 	mf_prio_job_t *pj = &j->job;
-	guint nparts = g_strv_length((gchar **)l->partitions);
-	GPtrArray *unknown = g_ptr_array_new_with_free_func(g_free);
-	mf_error_t e;
 
 	pj->job_id = l->job_id;
 	pj->priority = l->priority;
@@ -336,7 +362,23 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 	pj->time_limit = l->time_limit;
 	pj->nice = l->nice;
 	pj->site_factor = l->site_factor;
+}
 
+/* J's partitions the conf has, in tier order, into J->parts; the conf's
+ * default one for a job without.  Returns how many, 0 for none left
+ * (warned about), or -1 after the error. */
+static int _job_parts(const _ctx_t *c, _job_t *j, _bcache_t *bc)
+{
+	const mf_job_line_t *l = j->line;
+	guint nparts, known = 0;
+	const _parts_t *hit;
+	_parts_t *keep;
+
+	if (bc && (hit = g_hash_table_lookup(bc->parts, l->partitions))) {
+		j->parts = g_memdup2(hit->p, sizeof(*hit->p) * hit->n);
+		return (int)hit->n;
+	}
+	nparts = g_strv_length((gchar **)l->partitions);
 	if (!nparts) {
 		const mf_conf_part_t *d = mf_prio_conf_default_part(c->pc);
 
@@ -344,49 +386,49 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 			mf_cmd_error("%s:%d: job %u has no partition and the "
 				     "configuration has no Default=YES one",
 				     l->file, l->line, l->job_id);
-			g_ptr_array_unref(unknown);
-			return MF_EXIT_INPUT;
+			return -1;
 		}
 		j->parts = g_new0(const mf_part_t *, 1);
 		j->parts[0] = &d->part;
-		nparts = 1;
-	} else {
-		guint known = 0;
-
-		/* a partition the conf no longer has (dumps taken apart) is
-		 * warned about and its row left out; no partition left, the
-		 * job is */
-		j->parts = g_new0(const mf_part_t *, nparts);
-		for (guint i = 0; i < nparts; i++) {
-			const mf_conf_part_t *p =
-				mf_prio_conf_find_part(c->pc, l->partitions[i]);
-
-			if (!p) {
-				_warn("%s:%d: job %u: partition '%s' is not in "
-				      "the configuration: %s", l->file,
-				      l->line, l->job_id, l->partitions[i],
-				      nparts > 1 ? "the job's row there is "
-				      "left out" : "the job is left out");
-				continue;
-			}
-			j->parts[known++] = &p->part;
-		}
-		if (!known) {
-			g_ptr_array_unref(unknown);
-			return _BUILD_SKIP;
-		}
-		nparts = known;
-		mf_parts_sort_by_tier(j->parts, nparts);
+		return 1;
 	}
-	pj->part = j->parts[0];
-	if (nparts > 1) {
-		pj->parts = j->parts;
-		pj->part_cnt = nparts;
+	/* a partition the conf no longer has (dumps taken apart) is warned
+	 * about and its row left out; no partition left, the job is */
+	j->parts = g_new0(const mf_part_t *, nparts);
+	for (guint i = 0; i < nparts; i++) {
+		const mf_conf_part_t *p =
+			mf_prio_conf_find_part(c->pc, l->partitions[i]);
+
+		if (!p) {
+			_warn("%s:%d: job %u: partition '%s' is not in the "
+			      "configuration: %s", l->file, l->line,
+			      l->job_id, l->partitions[i], nparts > 1 ?
+			      "the job's row there is left out" :
+			      "the job is left out");
+			continue;
+		}
+		j->parts[known++] = &p->part;
 	}
+	if (!known)
+		return 0;
+	mf_parts_sort_by_tier(j->parts, known);
+	if (bc && known == nparts) {
+		keep = g_malloc(sizeof(*keep) + sizeof(keep->p[0]) * known);
+		keep->n = known;
+		memcpy(keep->p, j->parts, sizeof(keep->p[0]) * known);
+		g_hash_table_insert(bc->parts, (gpointer)l->partitions, keep);
+	}
+	return (int)known;
+}
+
+/* The QOS's and the association's priorities of J. */
+static void _job_prios(const _ctx_t *c, _job_t *j)
+{
+	const mf_job_line_t *l = j->line;
+	mf_prio_job_t *pj = &j->job;
+	gpointer v;
 
 	if (l->qos && c->qos) {
-		gpointer v;
-
 		if (!g_hash_table_lookup_extended(c->qos, l->qos, NULL, &v)) {
 			/* dumps taken apart: a QOS made since */
 			_warn("%s:%d: job %u: QOS '%s' is not in the QOS file: "
@@ -399,7 +441,6 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 	}
 	if (c->assoc_prio) {
 		char *key = g_strdup_printf("%s\n%s", l->account, l->user);
-		gpointer v;
 
 		if (g_hash_table_lookup_extended(c->assoc_prio, key, NULL,
 						 &v)) {
@@ -408,29 +449,51 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 		}
 		g_free(key);
 	}
+}
+
+/* J's fair-share factor from the tree, when there is one. */
+static void _job_fs(const _ctx_t *c, _job_t *j)
+{
+	const mf_job_line_t *l = j->line;
+	mf_prio_job_t *pj = &j->job;
+	const mf_assoc_t *a;
+
 	j->fs_note = "no association data";
-	if (c->tree) {
-		/* the user's association on the job's partition, else the
-		 * one without partition, as slurmctld picks it (a job of
-		 * several partitions has no per-partition association:
-		 * slurmctld refuses such a submission) */
-		const mf_assoc_t *a = mf_tree_find_job_assoc(
-			c->tree, l->account, l->user,
-			l->partitions ? l->partitions[0] : NULL);
-
-		if (!a) {
-			_warn("%s:%d: job %u: no association for user %s in "
-			      "account %s: fair-share factor 0", l->file,
-			      l->line, l->job_id, l->user, l->account);
-			j->fs_note = "no association";
-		} else {
-			pj->has_assoc = true;
-			j->fs_note = mf_fs_algo_name(c->fs_cfg.algo);
-		}
-		pj->fs_factor = mf_job_fs_factor(a, c->fs_cfg.algo,
-						 c->fs_cfg.damp);
+	if (!c->tree)
+		return;
+	/* the user's association on the job's partition, else the one
+	 * without partition, as slurmctld picks it (a job of several
+	 * partitions has no per-partition association: slurmctld refuses
+	 * such a submission) */
+	a = mf_tree_find_job_assoc(c->tree, l->account, l->user,
+				   l->partitions ? l->partitions[0] : NULL);
+	if (!a) {
+		_warn("%s:%d: job %u: no association for user %s in account "
+		      "%s: fair-share factor 0", l->file, l->line, l->job_id,
+		      l->user, l->account);
+		j->fs_note = "no association";
+	} else {
+		pj->has_assoc = true;
+		j->fs_note = mf_fs_algo_name(c->fs_cfg.algo);
 	}
+	pj->fs_factor = mf_job_fs_factor(a, c->fs_cfg.algo, c->fs_cfg.damp);
+}
 
+/* J's TRES counts.  Returns an exit status. */
+static int _job_tres(const _ctx_t *c, _job_t *j, _bcache_t *bc)
+{
+	const mf_job_line_t *l = j->line;
+	size_t size = sizeof(uint64_t) * c->pc->tres->cnt;
+	const uint64_t *hit;
+	GPtrArray *unknown;
+	mf_error_t e;
+
+	if (bc && l->tres && (hit = g_hash_table_lookup(bc->tres, l->tres))) {
+		j->tres_cnt = g_memdup2(hit, size);
+		j->job.tres_cnt = j->tres_cnt;
+		return MF_EXIT_OK;
+	}
+	unknown = g_ptr_array_new_with_free_func(g_free);
 	j->tres_cnt = g_new0(uint64_t, c->pc->tres->cnt);
 	if (mf_tres_counts_parse(c->pc->tres, l->tres, j->tres_cnt, unknown,
 				 &e)) {
@@ -444,9 +507,35 @@ static int _build_job(_ctx_t *c, _job_t *j, time_t now)
 		      "configuration (AccountingStorageTRES); ignored",
 		      l->file, l->line, l->job_id,
 		      (char *)unknown->pdata[i]);
+	if (bc && l->tres && !unknown->len)
+		g_hash_table_insert(bc->tres, (gpointer)l->tres,
+				    g_memdup2(j->tres_cnt, size));
 	g_ptr_array_unref(unknown);
-	pj->tres_cnt = j->tres_cnt;
+	j->job.tres_cnt = j->tres_cnt;
 	return MF_EXIT_OK;
+}
+
+/* Fill J's core inputs from its line (BC: what jobs before found, or
+ * NULL).  Returns an exit status, or _BUILD_SKIP for a job none of whose
+ * partitions the conf has. */
+static int _build_job(_ctx_t *c, _job_t *j, time_t now, _bcache_t *bc)
+{
+	mf_prio_job_t *pj = &j->job;
+	int nparts;
+
+	_job_basics(c, j, now);
+	if ((nparts = _job_parts(c, j, bc)) < 0)
+		return MF_EXIT_INPUT;
+	if (!nparts)
+		return _BUILD_SKIP;
+	pj->part = j->parts[0];
+	if (nparts > 1) {
+		pj->parts = j->parts;
+		pj->part_cnt = (uint32_t)nparts;
+	}
+	_job_prios(c, j);
+	_job_fs(c, j);
+	return _job_tres(c, j, bc);
 }
 
 /* sprio's PRIORITY column: its own sum of the weighted figures, at least
@@ -501,7 +590,7 @@ static int _compute(_ctx_t *c, time_t now)
 		j = g_new0(_job_t, 1);
 		j->line = l;
 		g_ptr_array_add(c->jobs, j);
-		if ((rc = _build_job(c, j, now)) == _BUILD_SKIP) {
+		if ((rc = _build_job(c, j, now, NULL)) == _BUILD_SKIP) {
 			g_ptr_array_remove_index(c->jobs, c->jobs->len - 1);
 			continue;
 		}
@@ -582,23 +671,6 @@ GPtrArray *mf_prun_part_ranked(const mf_prun_ctx_t *c, const mf_part_t *part)
 	return ranked;
 }
 
-/* sprio's %.Ns (right, cut) and %Ns (left, cut, padded). */
-static void _field(GString *out, const char *s, int width, bool right)
-{
-	int len = (int)strlen(s);
-	int pad;
-
-	if (len > width)
-		len = width;
-	pad = width - len;
-	if (!right)
-		g_string_append_len(out, s, len);
-	while (pad-- > 0)
-		g_string_append_c(out, ' ');
-	if (right)
-		g_string_append_len(out, s, len);
-}
-
 static char *_tres_str(const mf_tres_set_t *set, const mf_prio_result_t *r)
 {
 	GString *s = g_string_new(NULL);
@@ -622,25 +694,97 @@ static const int _width[] = { 15, 9, 8, 10, 10, 10, 10, 10, 10, 10, 10,
 static const bool _right[] = { true, false, true, true, true, true, true,
 			       true, true, true, true, true, true };
 
-static void _print_fields(FILE *out, char **f, bool parsable)
-{
-	/* one line built in memory, one write (a million rows) */
-	GString *line = g_string_sized_new(256);
+/*
+ * The table's text, gathered in blocks of a megabyte and written a block
+ * at a time (a million rows).
+ */
+typedef struct {
+	FILE *out;
+	char *buf;
+	size_t len, cap;
+} _tout_t;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(_header); i++) {
-		if (parsable) {
-			if (i)
-				g_string_append_c(line, '|');
-			g_string_append(line, f[i]);
-		} else {
-			if (i)
-				g_string_append_c(line, ' ');
-			_field(line, f[i], _width[i], _right[i]);
+#define _TOUT_BLOCK ((size_t)1 << 20)
+
+/* Room for N more bytes at the end of T's text. */
+static char *_tout_room(_tout_t *t, size_t n)
+{
+	if (t->len + n > t->cap && !t->out) {
+		/* no stream: the text is gathered whole */
+		t->cap = 2 * (t->len + n) + _TOUT_BLOCK;
+		t->buf = g_realloc(t->buf, t->cap);
+	} else if (t->len + n > t->cap) {
+		if (t->len)
+			fwrite(t->buf, 1, t->len, t->out);
+		t->len = 0;
+		if (n > t->cap) {
+			t->cap = n > _TOUT_BLOCK ? n : _TOUT_BLOCK;
+			t->buf = g_realloc(t->buf, t->cap);
 		}
 	}
-	g_string_append_c(line, '\n');
-	fwrite(line->str, 1, line->len, out);
-	g_string_free(line, TRUE);
+	return t->buf + t->len;
+}
+
+/* Write what T holds and free it. */
+static void _tout_end(_tout_t *t)
+{
+	if (t->len)
+		fwrite(t->buf, 1, t->len, t->out);
+	g_free(t->buf);
+	t->buf = NULL;
+	t->len = t->cap = 0;
+}
+
+/* One row of F (LEN[i] bytes each): '|'-separated, or in sprio's columns
+ * (%.Ns right-justified, %Ns left, both cut to the width). */
+static void _tout_row(_tout_t *t, const char *const *f, const size_t *len,
+		      bool parsable)
+{
+	size_t need = 1;
+	char *p, *start;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(_header); i++)
+		need += len[i] + (size_t)_width[i] + 1;
+	p = start = _tout_room(t, need);
+	for (size_t i = 0; i < G_N_ELEMENTS(_header); i++) {
+		size_t l = len[i], pad;
+
+		if (parsable) {
+			if (i)
+				*p++ = '|';
+			memcpy(p, f[i], l);
+			p += l;
+			continue;
+		}
+		if (i)
+			*p++ = ' ';
+		if (l > (size_t)_width[i])
+			l = (size_t)_width[i];
+		pad = (size_t)_width[i] - l;
+		if (!_right[i]) {
+			memcpy(p, f[i], l);
+			p += l;
+		}
+		memset(p, ' ', pad);
+		p += pad;
+		if (_right[i]) {
+			memcpy(p, f[i], l);
+			p += l;
+		}
+	}
+	*p++ = '\n';
+	t->len += (size_t)(p - start);
+}
+
+static void _print_fields(FILE *out, char **f, bool parsable)
+{
+	_tout_t t = { .out = out };
+	size_t len[G_N_ELEMENTS(_header)];
+
+	for (size_t i = 0; i < G_N_ELEMENTS(_header); i++)
+		len[i] = strlen(f[i]);
+	_tout_row(&t, (const char *const *)f, len, parsable);
+	_tout_end(&t);
 }
 
 static void _print_table(const _ctx_t *c, const _opts_t *o, FILE *out)
@@ -686,8 +830,11 @@ typedef struct {
 	double sprio;                /* sprio's PRIORITY */
 	double w[6];                 /* age, assoc, fs, js, part, qos */
 	int64_t site, nice;
-	size_t tres_at;              /* its weighted TRES in _stream_t.tres */
 } _lean_t;
+
+/* Where row I's weighted TRES start in _stream_t.tres: every row has
+ * weighted_cnt of them. */
+#define _TRES_AT(i, weighted_cnt) ((size_t)(i) * (weighted_cnt))
 
 typedef struct {
 	_ctx_t *c;
@@ -699,6 +846,7 @@ typedef struct {
 				      * non-zero */
 	uint32_t *weighted;          /* the TRES with a weight, by index */
 	uint32_t weighted_cnt;
+	_bcache_t bc;                /* what the jobs before found */
 } _stream_t;
 
 /* Whether NAME is in the NULL-ended LIST (NULL: every name is). */
@@ -737,7 +885,7 @@ static void _lean_add(_stream_t *st, const _job_t *j,
 		.sprio = _sprio_sum(r),
 		.w = { r->w_age, r->w_assoc, r->w_fs, r->w_js, r->w_part,
 		       r->w_qos },
-		.site = r->site, .nice = r->nice, .tres_at = st->tres->len,
+		.site = r->site, .nice = r->nice,
 	};
 
 	if (!_selected(st->o, j, r))
@@ -766,7 +914,7 @@ static int _stream_fn(mf_job_line_t *l, void *arg)
 		mf_job_line_free(l);
 		return 0;
 	}
-	if ((rc = _build_job(c, &j, st->now))) {
+	if ((rc = _build_job(c, &j, st->now, &st->bc))) {
 		if (rc == _BUILD_SKIP)
 			rc = 0;
 		goto out;
@@ -792,8 +940,9 @@ out:
 	return rc;
 }
 
-/* V as "%lld" writes it, into BUF (N bytes, at least 21). */
-static void _lltoa(char *buf, size_t n, long long v)
+/* V as "%lld" writes it, into BUF (N bytes, at least 21).  Returns its
+ * length. */
+static size_t _lltoa(char *buf, size_t n, long long v)
 {
 	char tmp[24];
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
@@ -809,22 +958,25 @@ static void _lltoa(char *buf, size_t n, long long v)
 	while (k && i + 1 < n)
 		buf[i++] = tmp[--k];
 	buf[i] = '\0';
+	return i;
 }
 
-/* V as "%.0f" writes it, faster for the usual whole-number range. */
-static void _fmt0(char *buf, size_t n, double v)
+/* V as "%.0f" writes it, faster for the usual whole-number range.
+ * Returns its length. */
+static size_t _fmt0(char *buf, size_t n, double v)
 {
 	double r;
 
 	if (!(fabs(v) < 9e15)) {
 		snprintf(buf, n, "%.0f", v);
-		return;
+		return strlen(buf);
 	}
 	r = nearbyint(v);    /* to even at .5, as printf does */
-	if (r == 0 && signbit(v))
+	if (r == 0 && signbit(v)) {
 		snprintf(buf, n, "-0");
-	else
-		_lltoa(buf, n, (long long)r);
+		return strlen(buf);
+	}
+	return _lltoa(buf, n, (long long)r);
 }
 
 /* Sort keys: job id in the high half, row index in the low one (a job's
@@ -842,6 +994,7 @@ typedef struct {
 	const double *tres;
 	uint32_t tres_cnt;
 	const char *sort;
+	uint32_t weighted_cnt;       /* a row's weighted TRES (_TRES_AT) */
 } _sort_ctx_t;
 
 static double _tres_sum(const _sort_ctx_t *s, const _lean_t *r)
@@ -849,7 +1002,7 @@ static double _tres_sum(const _sort_ctx_t *s, const _lean_t *r)
 	double sum = 0.0;
 
 	for (uint32_t k = 0; k < s->tres_cnt; k++)
-		sum += s->tres[r->tres_at + k];
+		sum += s->tres[_TRES_AT(r - s->rows, s->weighted_cnt) + k];
 	return sum;
 }
 
@@ -937,61 +1090,171 @@ static void _print_weights(const _ctx_t *c, const _opts_t *o, FILE *out)
 	g_string_free(ts, TRUE);
 }
 
+/* One row of the plain table: ROW's figures (TS: room for its TRES). */
+static void _print_lean_row(_tout_t *t, const _stream_t *st,
+			    const _lean_t *row, GString *ts, bool parsable)
+{
+	const _lean_t *rows = (const _lean_t *)(void *)st->rows->data;
+	const double *tres = (const double *)(void *)st->tres->data;
+	const mf_tres_set_t *set = st->c->pc->tres;
+	char b[G_N_ELEMENTS(_header)][40];
+	const char *f[G_N_ELEMENTS(_header)];
+	size_t len[G_N_ELEMENTS(_header)];
+
+	for (size_t k = 0; k < G_N_ELEMENTS(f); k++)
+		f[k] = b[k];
+	len[0] = _lltoa(b[0], sizeof(b[0]), row->job_id);
+	f[1] = row->part ? row->part->name : "";
+	len[1] = strlen(f[1]);
+	f[2] = row->user;
+	len[2] = strlen(f[2]);
+	len[3] = _lltoa(b[3], sizeof(b[3]), (long long)row->sprio);
+	len[4] = _fmt0(b[4], sizeof(b[4]),
+		       row->direct ? 0.0 : (double)row->site);
+	for (int k = 0; k < 6; k++)
+		len[5 + k] = _fmt0(b[5 + k], sizeof(b[5 + k]), row->w[k]);
+	len[11] = _fmt0(b[11], sizeof(b[11]),
+			row->direct ? 0.0 : (double)row->nice);
+	g_string_truncate(ts, 0);
+	for (uint32_t k = 0; k < st->weighted_cnt; k++) {
+		double v = tres[_TRES_AT(row - rows, st->weighted_cnt) + k];
+		char num[40];
+		size_t n;
+
+		if (!v)
+			continue;
+		n = _fmt0(num, sizeof(num), v);
+		if (ts->len)
+			g_string_append_c(ts, ',');
+		g_string_append(ts, set->names[st->weighted[k]]);
+		g_string_append_c(ts, '=');
+		g_string_append_len(ts, num, (gssize)n);
+	}
+	f[12] = ts->str;
+	len[12] = ts->len;
+	_tout_row(t, f, len, parsable);
+}
+
+/*
+ * The rows of the plain table are formatted on two threads, in chunks of
+ * _CHUNK rows, one thread taking every other chunk; the chunks are
+ * written in order.
+ */
+#define _CHUNK 8192
+
+typedef struct {
+	const _stream_t *st;
+	const uint64_t *order;       /* the rows, in the order printed */
+	guint from, to;              /* the chunk: order[from..to) */
+	bool parsable;
+	_tout_t t;                   /* its text (no stream: gathered) */
+	GString *ts;
+} _chunk_t;
+
+static void _chunk_format(_chunk_t *ch)
+{
+	const _lean_t *rows = (const _lean_t *)(void *)ch->st->rows->data;
+
+	ch->t.len = 0;
+	for (guint i = ch->from; i < ch->to; i++)
+		_print_lean_row(&ch->t, ch->st, &rows[(uint32_t)ch->order[i]],
+				ch->ts, ch->parsable);
+}
+
+/* The formatting thread: a chunk from TODO, formatted, to DONE; NULL's
+ * chunk stops it. */
+typedef struct {
+	GAsyncQueue *todo, *done;
+	_chunk_t *stop;
+} _fmt_pipe_t;
+
+static gpointer _format_main(gpointer arg)
+{
+	_fmt_pipe_t *fp = arg;
+	_chunk_t *ch;
+
+	while ((ch = g_async_queue_pop(fp->todo)) != fp->stop) {
+		_chunk_format(ch);
+		g_async_queue_push(fp->done, ch);
+	}
+	return NULL;
+}
+
+static void _chunk_write(const _chunk_t *ch, FILE *out)
+{
+	if (ch->t.len)
+		fwrite(ch->t.buf, 1, ch->t.len, out);
+}
+
+/* The rows in ORDER (N of them) formatted and written to OUT. */
+static void _print_rows(const _stream_t *st, const uint64_t *order,
+			guint n, bool parsable, FILE *out)
+{
+	_chunk_t ch[2] = {
+		{ .st = st, .order = order, .parsable = parsable },
+		{ .st = st, .order = order, .parsable = parsable },
+	};
+	_fmt_pipe_t fp = { g_async_queue_new(), g_async_queue_new(), &ch[0] };
+	GThread *th = n > _CHUNK ? g_thread_try_new("mfprio-print",
+						     _format_main, &fp, NULL)
+				 : NULL;
+
+	for (int k = 0; k < 2; k++)
+		ch[k].ts = g_string_new(NULL);
+	for (guint from = 0; from < n; from += 2 * _CHUNK) {
+		bool other;
+
+		ch[0].from = from;
+		ch[0].to = MIN(n, from + _CHUNK);
+		ch[1].from = ch[0].to;
+		ch[1].to = MIN(n, from + 2 * _CHUNK);
+		other = th && ch[1].from < ch[1].to;
+		if (other)
+			g_async_queue_push(fp.todo, &ch[1]);
+		_chunk_format(&ch[0]);
+		_chunk_write(&ch[0], out);
+		if (other)
+			g_async_queue_pop(fp.done);
+		else
+			_chunk_format(&ch[1]);
+		_chunk_write(&ch[1], out);
+	}
+	if (th) {
+		g_async_queue_push(fp.todo, fp.stop);
+		g_thread_join(th);
+	}
+	for (int k = 0; k < 2; k++) {
+		g_string_free(ch[k].ts, TRUE);
+		g_free(ch[k].t.buf);
+	}
+	g_async_queue_unref(fp.todo);
+	g_async_queue_unref(fp.done);
+}
+
 static void _print_lean(const _stream_t *st, const _opts_t *o, FILE *out)
 {
 	const _lean_t *rows = (const _lean_t *)(void *)st->rows->data;
 	const double *tres = (const double *)(void *)st->tres->data;
 	const mf_tres_set_t *set = st->c->pc->tres;
 	uint64_t *order = g_new(uint64_t, st->rows->len ? st->rows->len : 1);
-	GString *ts = g_string_new(NULL);
+	bool sorted = true;
 
-	for (guint i = 0; i < st->rows->len; i++)
+	for (guint i = 0; i < st->rows->len; i++) {
 		order[i] = (uint64_t)rows[i].job_id << 32 | i;
+		sorted = sorted && (!i || order[i - 1] < order[i]);
+	}
 	if (o->sort) {
-		_sort_ctx_t sc = { rows, tres, set->cnt, o->sort };
+		_sort_ctx_t sc = { rows, tres, set->cnt, o->sort,
+				   st->weighted_cnt };
 
 		g_qsort_with_data(order, (gint)st->rows->len, sizeof(*order),
 				  _sort_cmp, &sc);
-	} else {
+	} else if (!sorted) {
 		qsort(order, st->rows->len, sizeof(*order), _key_cmp);
 	}
 	if (!o->noheader)
 		_print_fields(out, (char **)_header, o->parsable);
-	for (guint i = 0; i < st->rows->len; i++) {
-		const _lean_t *row = &rows[(uint32_t)order[i]];
-		char b[G_N_ELEMENTS(_header)][40];
-		char *f[G_N_ELEMENTS(_header)];
-
-		_lltoa(b[0], sizeof(b[0]), row->job_id);
-		_lltoa(b[3], sizeof(b[3]), (long long)row->sprio);
-		_fmt0(b[4], sizeof(b[4]), row->direct ? 0.0 : (double)row->site);
-		for (int k = 0; k < 6; k++)
-			_fmt0(b[5 + k], sizeof(b[5 + k]), row->w[k]);
-		_fmt0(b[11], sizeof(b[11]),
-		      row->direct ? 0.0 : (double)row->nice);
-		g_string_truncate(ts, 0);
-		for (uint32_t k = 0; k < st->weighted_cnt; k++) {
-			double v = tres[row->tres_at + k];
-
-			char num[40];
-
-			if (!v)
-				continue;
-			_fmt0(num, sizeof(num), v);
-			if (ts->len)
-				g_string_append_c(ts, ',');
-			g_string_append(ts, set->names[st->weighted[k]]);
-			g_string_append_c(ts, '=');
-			g_string_append(ts, num);
-		}
-		for (size_t k = 0; k < G_N_ELEMENTS(f); k++)
-			f[k] = b[k];
-		f[1] = (char *)(row->part ? row->part->name : "");
-		f[2] = (char *)row->user;
-		f[12] = ts->str;
-		_print_fields(out, f, o->parsable);
-	}
-	g_string_free(ts, TRUE);
+	_print_rows(st, order, st->rows->len, o->parsable, out);
 	g_free(order);
 }
 
@@ -1015,7 +1278,9 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 	for (uint32_t k = 0; c->cfg.weight_tres && k < c->pc->tres->cnt; k++)
 		if (c->cfg.weight_tres[k])
 			st.weighted[st.weighted_cnt++] = k;
+	_bcache_init(&st.bc);
 	rc = mf_jobs_each(o->jobs, _stream_fn, &st, &e);
+	_bcache_clear(&st.bc);
 	if (rc < 0) {
 		mf_cmd_error("%s", e.text);
 		rc = MF_EXIT_INPUT;

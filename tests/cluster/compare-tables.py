@@ -7,9 +7,12 @@ Usage: compare-tables.py NAME EXPECTED ACTUAL [COLUMN=TOL ...] [--sep=|]
 The first line of each file is the header.  Fields equal as strings pass;
 numbers pass within the column's tolerance: TOL is absolute, or relative
 when written with a trailing 'r' (RawUsage=1e-3r); columns without one use
-1.01e-6.  Repeated header names (sprio's two PARTITION columns) are numbered
-in order: PARTITION, PARTITION#2.  Prints each difference and a summary
-line; exits 1 on any difference.
+1.01e-6.  A field that is a TRES list ("cpu=12,mem=3000,billing=12", as
+sshare's GrpTRESRaw and TRESRunMins print) is compared TRES by TRES, with
+the column's tolerance, a TRES missing from one side counting as 0.
+Repeated header names (sprio's two PARTITION columns) are numbered in
+order: PARTITION, PARTITION#2.  Prints each difference and a summary line;
+exits 1 on any difference.
 """
 import sys
 
@@ -38,6 +41,26 @@ def num(s):
         return float(s)
     except ValueError:
         return None
+
+
+def tres_list(s):
+    """{name: value} of a TRES list field, or None if it is not one."""
+    if "=" not in s:
+        return None
+    out = {}
+    for item in s.split(","):
+        k, eq, v = item.partition("=")
+        f = num(v)
+        if not eq or not k or f is None:
+            return None
+        out[k] = f
+    return out
+
+
+def close(fx, fy, tol, rel):
+    d = abs(fx - fy)
+    lim = tol * max(abs(fx), abs(fy), 1.0) if rel else tol
+    return d, d <= lim
 
 
 def main():
@@ -73,10 +96,18 @@ def main():
             fx, fy = num(x), num(y)
             tol, rel = tols.get(c, (1.01e-6, False))
             if fx is not None and fy is not None:
-                d = abs(fx - fy)
-                lim = tol * max(abs(fx), abs(fy), 1.0) if rel else tol
+                d, good = close(fx, fy, tol, rel)
                 worst[c] = max(worst.get(c, 0.0), d)
-                if d <= lim:
+                if good:
+                    continue
+            tx, ty = tres_list(x), tres_list(y)
+            if tx is not None and ty is not None:
+                good = True
+                for k in set(tx) | set(ty):
+                    d, g = close(tx.get(k, 0.0), ty.get(k, 0.0), tol, rel)
+                    worst[c] = max(worst.get(c, 0.0), d)
+                    good = good and g
+                if good:
                     continue
             print("%s: line %d column %s: expected %r, got %r" % (name, i, c, x, y))
             bad += 1

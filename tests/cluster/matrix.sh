@@ -41,6 +41,12 @@
 #   stats          test-plugin-stats.sh: the plugin's own figures per cycle
 #                  (mfprio_stats, the DebugFlags=Priority line)
 #   flags          the differential over weights and flags (22.05 only)
+#   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
+#                  a PriorityCalcPeriod (the newest live release; 22.05
+#                  runs it with the other test-*.sh)
+#   replay         test-replay.sh: mfprio replay of the cluster's own
+#                  history gives its sshare (the newest live release; 22.05
+#                  runs it with the other test-*.sh; about 5 minutes)
 #   (22.05 only)   the other test-*.sh (among them test-snapshot.sh: mfprio
 #                  snapshot, then --snapshot against live sshare and sprio)
 #                  and sprio-vs-mfprio.sh
@@ -109,6 +115,10 @@ LIVE=" $("$rtable" tested checks=live | tr '\n' ' ') "
 # Debian's own Slurm (the installed package, built by run-all as the main
 # build), which also runs every other cluster test of this directory
 DEBIAN=$("$rtable" tested source=debian | head -n 1)
+# the newest live release, which runs, besides the live checks, those the
+# issues ask of the oldest and the newest (Debian's release runs every
+# test-*.sh of this directory)
+NEWEST=$("$rtable" tested checks=live | tail -n 1)
 read -ra tested <<<"$("$rtable" tested | tr '\n' ' ')"
 read -ra releases <<<"${MFPRIO_MATRIX_RELEASES:-${tested[*]}}"
 # the table's releases that MFPRIO_MATRIX_RELEASES leaves out: skipped,
@@ -150,6 +160,10 @@ checks_of() {
 		echo "loads test-plugin-loads.sh"
 		echo "usage test-plugin-usage.sh"
 		echo "stats test-plugin-stats.sh"
+		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
+			echo "crash-usage test-crash-usage.sh"
+			echo "replay test-replay.sh"
+		fi
 	else
 		echo "diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree"
 		echo "loads test-plugin-loads.sh"
@@ -181,7 +195,8 @@ task_limit() {
 	case $1 in
 	flags) echo 1800 ;;
 	usage) echo 1500 ;;
-	loads | fs-kept | fairshare-sshare | faults) echo 1200 ;;
+	loads | fs-kept | fairshare-sshare | faults | crash-usage | limits) echo 1200 ;;
+	replay) echo 900 ;;
 	*) echo 900 ;;
 	esac
 }

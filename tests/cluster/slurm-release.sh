@@ -19,11 +19,23 @@
 #   $MFPRIO_SLURM_TARBALLS   a directory of slurm-VERSION.tar.gz (or .tar.bz2),
 #                            or of configured trees slurm-VERSION/
 #   ../shared/slurm/         beside the clone (the project's own matrix)
+#   the downloads directory  tarballs fetched before (below)
 # A SHA256SUMS file beside the tarballs, when present, is checked.
+# Failing those, the tarball release/releases.tsv names for the release it
+# tests is fetched from SchedMD's download site (MFPRIO_SLURM_URL + its
+# name), checked against the table's sha256 and kept in the downloads
+# directory; a download that does not match is deleted and not used.
+# (26.11's pre-release snapshot is not published there: without
+# ../shared it is not found, and the matrix says so.)
 #
 # Environment:
 #   MFPRIO_SLURM_RELEASE_CACHE  cache directory (default /var/cache/mfprio/release)
 #   MFPRIO_SLURM_TARBALLS       see above
+#   MFPRIO_SLURM_NO_SHARED=1    do not look in ../shared/slurm
+#   MFPRIO_SLURM_DOWNLOADS      the downloads directory (default CACHE/tarballs)
+#   MFPRIO_SLURM_URL            where to fetch from (default
+#                               https://download.schedmd.com/slurm/)
+#   MFPRIO_SLURM_FETCH=0        never fetch
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,10 +53,58 @@ die() { printf 'slurm-release: error: %s\n' "$*" >&2; exit 1; }
 mapfile -t RELEASES < <("$top/release/releases.sh" tested source!=debian)
 [[ ${#RELEASES[@]} -gt 0 ]] || die "no release in $top/release/releases.tsv"
 
+downloads=${MFPRIO_SLURM_DOWNLOADS:-$cache/tarballs}
+
 # source_dirs: where tarballs are looked for, in order.
 source_dirs() {
 	[[ -n ${MFPRIO_SLURM_TARBALLS:-} ]] && echo "$MFPRIO_SLURM_TARBALLS"
-	echo "$top/../shared/slurm"
+	[[ ${MFPRIO_SLURM_NO_SHARED:-0} == 1 ]] || echo "$top/../shared/slurm"
+	echo "$downloads"
+}
+
+# download URL FILE: URL's content into FILE (curl, wget or Python)
+download() {
+	if command -v curl >/dev/null; then
+		curl -fsSL --connect-timeout 20 --max-time 600 -o "$2" "$1"
+	elif command -v wget >/dev/null; then
+		wget -q -T 20 -O "$2" "$1"
+	else
+		python3 - "$1" "$2" <<'PY'
+import shutil, sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=20) as r, open(sys.argv[2], "wb") as f:
+    shutil.copyfileobj(r, f)
+PY
+	fi
+}
+
+# fetch VERSION: fetch the tarball the table names for VERSION (the release
+# it tests) and print its path, or say why not and fail.
+fetch() {
+	local v=$1 name sum url part got
+	[[ ${MFPRIO_SLURM_FETCH:-1} == 0 ]] && return 1
+	[[ $("$top/release/releases.sh" get "$v" tested 2>/dev/null) == "$v" ]] || return 1
+	name=$("$top/release/releases.sh" get "$v" source)
+	sum=$("$top/release/releases.sh" get "$v" sha256)
+	[[ $name == *.tar* && $sum =~ ^[0-9a-f]{64}$ ]] || return 1
+	url=${MFPRIO_SLURM_URL:-https://download.schedmd.com/slurm/}$name
+	mkdir -p "$downloads" || return 1
+	part=$downloads/.$name.$$.part
+	say "fetching $url"
+	if ! download "$url" "$part" 2>"$part.err"; then
+		say "cannot fetch $url: $(tr '\n' ' ' <"$part.err" | cut -c1-200)"
+		rm -f "$part" "$part.err"
+		return 1
+	fi
+	rm -f "$part.err"
+	got=$(sha256sum "$part" | cut -d' ' -f1)
+	if [[ $got != "$sum" ]]; then
+		say "$url does not match release/releases.tsv's sha256 ($got, not $sum): deleted, not used"
+		rm -f "$part"
+		return 1
+	fi
+	mv -f "$part" "$downloads/$name" || return 1
+	say "fetched $name ($sum)"
+	echo "$downloads/$name"
 }
 
 # find_source VERSION: print the tarball or tree of VERSION, or fail.
@@ -66,7 +126,7 @@ find_source() {
 			return 0
 		fi
 	done < <(source_dirs)
-	return 1
+	fetch "$v"
 }
 
 # key VERSION SOURCE: the cache key, version and the first 12 hex digits of
@@ -89,6 +149,18 @@ check_sum() {    # check_sum TARBALL
 	[[ -z $want ]] && return 0
 	[[ $(sha256sum "$t" | cut -d' ' -f1) == "$want" ]] ||
 		die "$t does not match its checksum in $sums"
+}
+
+# check_table_sum VERSION TARBALL: a tarball of the name the table gives
+# the release it tests must have the table's sha256
+check_table_sum() {
+	local v=$1 t=$2 name sum
+	[[ $("$top/release/releases.sh" get "$v" tested 2>/dev/null) == "$v" ]] || return 0
+	name=$("$top/release/releases.sh" get "$v" source)
+	sum=$("$top/release/releases.sh" get "$v" sha256)
+	[[ $(basename "$t") == "$name" && $sum =~ ^[0-9a-f]{64}$ ]] || return 0
+	[[ $(sha256sum "$t" | cut -d' ' -f1) == "$sum" ]] ||
+		die "$t does not match release/releases.tsv's sha256 for $v ($sum)"
 }
 
 built_ok() {     # built_ok PREFIX VERSION
@@ -121,7 +193,7 @@ build() {
 		return 0
 	fi
 	need_deps
-	[[ -f $src ]] && check_sum "$src"
+	[[ -f $src ]] && check_sum "$src" && check_table_sum "$v" "$src"
 	mkdir -p "$cache"
 	# one builder per prefix
 	exec 8>"$cache/.lock-$v"

@@ -65,20 +65,43 @@ step() {
 		RawUsage=1e-2r --sep='|'
 }
 
+# has_assoc ACCOUNT USER PATTERN: slurmctld's record of that association
+# (scontrol show assoc_mgr) exists and matches PATTERN (grep -E)
+has_assoc() {
+	scontrol show assoc_mgr flags=assoc accounts="$1" ${2:+users="$2"} 2>/dev/null |
+		tr '\n' ' ' | sed 's/ClusterName=/\n&/g' |
+		grep -E "Account=$1 UserName=$2(\([0-9]+\))? " | grep -qE -- "$3"
+}
+lacks_assoc() {
+	! scontrol show assoc_mgr flags=assoc accounts="$1" users="$2" 2>/dev/null |
+		grep -qE "Account=$1 UserName=$2(\([0-9]+\))? "
+}
+# settled WHAT CMD...: CMD true within 60 s (slurmctld takes association
+# changes as slurmdbd sends them); fails the step's check otherwise
+settled() {
+	local what=$1 end=$((SECONDS + 60))
+	shift
+	until "$@"; do
+		((SECONDS < end)) || { not_ok "slurmctld did not get $what within 60 s"; return 1; }
+		sleep 1
+	done
+}
+
 step 1-unchanged kept
 
 sacctmgr -i modify user where name=u2 account=c set fairshare=5 >/dev/null
 sacctmgr -i add account g parent=d fairshare=5 >/dev/null
 sacctmgr -i add user u3 account=g fairshare=2 >/dev/null
-# slurmctld takes association changes as slurmdbd sends them
-sleep 3
+settled "u2's new shares" has_assoc c u2 'SharesRaw/Norm/Level/Factor=5/'
+settled "u3 in the new account g" has_assoc g u3 'SharesRaw/Norm/Level/Factor=2/'
 step 2-shares-and-new built
 
 step 3-unchanged kept
 
 sacctmgr -i delete user where name=u6 account=b >/dev/null
 sacctmgr -i modify account where name=g set parent=a >/dev/null
-sleep 3
+settled "u6's removal from b" lacks_assoc b u6
+settled "g's move under a" has_assoc g "" 'ParentAccount=a\('
 step 4-removed-and-moved built
 
 say "NO_FAIR_TREE by reconfigure"

@@ -24,8 +24,9 @@
 # and more TRES weights, and CALCULATE_RUNNING with ACCRUE_ALWAYS.
 # MFPRIO_DIFF_ONLY="fair_tree classic ...": only the cases named (space
 # separated; of either set); an unknown name fails the test.
-# Compared: every sshare figure to 1e-6 (RawUsage to 1e-3 relative: it
-# decays between the two captures), sprio's weighted columns to 1, its
+# Compared: every sshare figure to 1e-6 (RawUsage and each TRES of
+# GrpTRESRaw to 1e-3 relative: they decay between the two captures),
+# sprio's weighted columns to 1, its
 # normalized factors to 1e-6.  Age grows between the captures, so it is
 # checked in each capture on its own, and taken out of the comparison: every
 # case runs with PriorityMaxAge=2 (minutes): the pending jobs are part-way in
@@ -51,7 +52,10 @@
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 
-cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS
+# GrpTRESRaw (each TRES's decayed usage) and TRESRunMins (each TRES's
+# reserved run time) are what GrpTRESMins and GrpTRESRunMins limits hold
+# jobs on; GrpTRESMins (the limits themselves) comes with them
+cols=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,GrpTRESRaw,TRESRunMins
 
 use_plugin upstream
 start_cluster "$here/priority-default.conf"
@@ -254,7 +258,7 @@ check_table() {
 compare() {
 	local e=$1 a=$2 n=$3
 	check_table "$n: sshare" "$here/compare-tables.py" "$n/sshare" "$out/$e.sshare" \
-		"$out/$a.sshare" --sep='|' RawUsage=1e-3r
+		"$out/$a.sshare" --sep='|' RawUsage=1e-3r GrpTRESRaw=1e-3r
 	check_table "$n: sprio -l (age apart)" "$here/compare-tables.py" "$n/sprio" \
 		"$out/$e.sprio.noage" "$out/$a.sprio.noage" PRIORITY=2 FAIRSHARE=1 \
 		JOBSIZE=1 PARTITION#2=1 QOS=1 TRES=1 SITE=1 ASSOC=1 NICE=1

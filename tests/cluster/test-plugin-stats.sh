@@ -7,13 +7,19 @@
 # says 4 priorities recomputed and the held job skipped, the cycle count and
 # the lock and CPU times are numbers, and under DebugFlags=Priority with
 # the verbose log level (set at run time with scontrol) the log has the
-# cycle's line.  Then sprio, sshare, a reconfigure and a job's end: no
+# cycle's line.  The metrics file (PriorityParameters=mfprio_metrics_file=)
+# of that cycle has sshare's fair-share figures and sprio's pending jobs.
+# Then sprio, sshare, a reconfigure and a job's end: no
 # entry point read the settings outside its scope (mfp_internal.h).
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 
 use_plugin ours
-start_cluster "$here/priority-default.conf"
+# with the metrics file (PriorityParameters, other items left alone), in
+# StateSaveLocation, which user slurm writes
+{ cat "$here/priority-default.conf"
+  echo "PriorityParameters=site_knob=1,mfprio_metrics_file=$STATE/mfprio.prom"; } >"$out/priority.conf"
+start_cluster "$out/priority.conf"
 scontrol update nodename="$NODE" state=drain reason=mfprio-stats
 sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
 j1=$(sub --uid=u1 -A b -p debug)
@@ -53,6 +59,20 @@ check "priorities set in one slice here ($(stat_of job_lock_priorities_slices))"
 	test "$(stat_of job_lock_priorities_slices)" = 1
 check "usage charged in one slice here ($(stat_of job_lock_charge_slices))" \
 	test "$(stat_of job_lock_charge_slices)" = 1
+# the metrics file of the same cycle: its fair-share figures are sshare's
+# (nothing runs, so nothing changes before the next tick)
+sshare -a -l -P >"$out/sshare" 2>&1
+cp "$STATE/mfprio.prom" "$out/mfprio.prom" 2>/dev/null
+for fam in mfprio_assoc_shares_norm_ratio mfprio_assoc_usage_raw_seconds \
+	mfprio_assoc_usage_effective_ratio mfprio_assoc_fairshare_ratio \
+	mfprio_assoc_level_fairshare; do
+	check "metrics file: $fam equals sshare -a -l -P" \
+		sh -c "python3 '$here/metrics-compare.py' --file '$out/mfprio.prom' --family $fam --sshare '$out/sshare' >'$out/cmp.$fam' 2>&1"
+done
+check "metrics file: pending jobs per user and partition equal sprio -l" \
+	sh -c "sprio -l >'$out/sprio' 2>&1 && python3 '$here/metrics-compare.py' --file '$out/mfprio.prom' --family mfprio_pending_jobs --sprio '$out/sprio' >'$out/cmp.pending' 2>&1"
+check "metrics file: the cycle's jobs recomputed = mfprio_stats's" \
+	test "$(awk '/^mfprio_cycle_jobs\{.*state="recomputed"/ { print $2 }' "$out/mfprio.prom")" = "$(stat_of jobs_recomputed)"
 check "the log has the cycle line (DebugFlags=Priority)" \
 	log_has "$m" 'mfprio: cycle [0-9]+: job write lock [0-9.]+ ms \(charge [0-9.]+ in [0-9]+ slices \+ priorities [0-9.]+ in [0-9]+ slices, longest hold [0-9.]+\), assoc lock [0-9.]+ ms \(tree (built|kept)\), thread CPU [0-9.]+ ms, wall [0-9.]+ ms; jobs: 4 recomputed, [0-9]+ changed, [0-9]+ skipped, [0-9]+ in all'
 # every entry point once more with the flag on: sprio, sshare, a

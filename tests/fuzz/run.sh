@@ -28,14 +28,14 @@ build=${MFPRIO_FUZZ_BUILD:-$top/_build/fuzz}
 secs=${MFPRIO_FUZZ_TIME:-12}
 jobs=${MFPRIO_FUZZ_JOBS:-1}
 cc=${CC:-clang}
-all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist)
+all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist usage_record state_files)
 read -r -a names <<<"${MFPRIO_FUZZ_ONLY:-${all[*]}}"
 
 # the longest input each harness is given (bytes): the length of a real
 # dump of a few records, so that the fuzzer mutates structure, not bulk
 declare -A maxlen=([slurm_conf]=4096 [jobs]=8192 [jobs_json]=16384 [qos]=1024
 		   [sacctmgr]=2048 [sshare]=1024 [assoc_mgr]=4096
-		   [timestr]=64 [hostlist]=128)
+		   [timestr]=64 [hostlist]=128 [usage_record]=2048 [state_files]=512)
 
 die() { echo "fuzz: $*" >&2; exit 2; }
 command -v "$cc" >/dev/null || die "no $cc: install clang (tests/install-deps)"

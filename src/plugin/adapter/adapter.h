@@ -64,6 +64,11 @@ int mfa_job_qos_count(job_record_t *job);
  */
 uint32_t *mfa_job_prio_array(job_record_t *job, int n);
 
+/* JOB's per-partition (x per-QOS) priorities as mfa_job_prio_array() left
+ * them, read only, with their slot count in *N; NULL (*N 0) when it has
+ * none (one partition and one QOS: job->priority is the only one). */
+const uint32_t *mfa_job_prio_peek(job_record_t *job, int *n);
+
 /* --- usage accounting (assoc_mgr QOS write lock held) --- */
 
 /* A running total of TRES-seconds reserved for running jobs, which usage

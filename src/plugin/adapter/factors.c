@@ -166,6 +166,15 @@ uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 	}
 	return m->priority_array;
 }
+
+const uint32_t *mfa_job_prio_peek(job_record_t *job, int *n)
+{
+	mfa_mult_t *m = job->MFA_MULT;
+
+	*n = (m && m->priority_array) ?
+		(int) (xsize(m->priority_array) / sizeof(uint32_t)) : 0;
+	return *n ? m->priority_array : NULL;
+}
 #else
 uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 {
@@ -178,6 +187,14 @@ uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 	if (!job->priority_array)
 		job->priority_array = xcalloc(n + 1, sizeof(uint32_t));
 	return job->priority_array;
+}
+
+const uint32_t *mfa_job_prio_peek(job_record_t *job, int *n)
+{
+	/* one slot more than asked for: slurmctld's end marker */
+	*n = job->priority_array ?
+		(int) (xsize(job->priority_array) / sizeof(uint32_t)) - 1 : 0;
+	return *n > 0 ? job->priority_array : NULL;
 }
 #endif
 

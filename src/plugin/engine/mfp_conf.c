@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "mfp_internal.h"
+#include "mfp_metrics.h"
 #include "mfp_usage.h"
 #include "mfp_tree.h"
 
@@ -148,6 +149,8 @@ static void _conf_free(mfp_conf_t *c)
 	xfree(c->weight_tres);
 	mf_tres_set_free(c->tres);
 	xfree(c->state_dir);
+	xfree(c->cluster);
+	xfree(c->metrics_file);
 	xfree(c);
 }
 
@@ -242,6 +245,8 @@ static mfp_conf_t *_conf_read(bool calc_fairshare, bool no_dbd_at_start)
 	c->calc_period = slurm_conf.priority_calc_period;
 	c->reset_period = slurm_conf.priority_reset_period;
 	c->state_dir = xstrdup(slurm_conf.state_save_location);
+	c->cluster = xstrdup(slurm_conf.cluster_name);
+	c->metrics_file = mfp_metrics_param(slurm_conf.priority_params);
 	_conf_check(c);
 
 	if (no_dbd_at_start)
@@ -346,6 +351,7 @@ void mfp_fini(void)
 	/* stops the thread if it runs, frees what mfp_decay_prepare() read */
 	mfp_decay_stop();
 	_thread_started = false;
+	mfp_metrics_fini();
 	/* no thread left to recompute: the kept fair-share tree goes */
 	mfp_tree_forget();
 	mfa_site_factor_fini();

@@ -12,19 +12,30 @@
  *      last tick := NOW in the last hold;
  *   4. fair-share of every association through the core (assoc lock);
  *   5. every pending job's priority, in slices of the job write lock;
- *   6. StateSaveLocation/priority_last_decay_ran.
+ *   6. StateSaveLocation/priority_last_decay_ran, then the plugin's own
+ *      record of every association's and QOS's usage (mfp_record.h).
  *
  * Usage is never lost: slurmctld calls priority_p_job_end() at a job's end
  * only with AccountingStorageEnforce=limits.  Without it, step 3 charges
  * the finished jobs, and between ticks a light sweep does the same before
  * MinJobAge can purge their records.  Jobs charged by a sweep are
- * remembered until the next tick so that they are charged once.
+ * remembered until the next tick so that they are charged once.  A running
+ * job that is requeued shows no end at all once slurmctld has cleared its
+ * run: every run is noted (mfp_runs.h) as it is charged at a tick and, for
+ * a run begun since, at a look every RUNS_CHECK seconds between ticks; a
+ * noted run the job no longer shows is charged to its end, at the next
+ * tick or look (a requeued batch job cannot run again before its launch
+ * credential expires, two minutes by default, so a look sees it waiting,
+ * with the requeue's time as its last activity).
  */
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/time.h>
 
 #include "mfp_internal.h"
+#include "mfp_metrics.h"
+#include "mfp_record.h"
+#include "mfp_runs.h"
 #include "mfp_state.h"
 #include "mfp_stats.h"
 #include "mfp_tree.h"
@@ -33,6 +44,7 @@
 #include "src/core/decay.h"
 
 #define THREAD_NAME "mfprio_decay"
+#define RUNS_CHECK 10           /* seconds between checks of noted runs */
 
 static pthread_t _thread;
 static pthread_mutex_t _lock = PTHREAD_MUTEX_INITIALIZER;
@@ -60,6 +72,7 @@ static void _charge_running(job_record_t *job_ptr, time_t now);
 static int _charge_finished(void *x, void *arg);
 static mf_reset_period_t _mf_reset(uint16_t p);
 static uint32_t _sweep_interval(void);
+static void _settle_runs(time_t now);
 
 time_t mfp_last_ran(void)
 {
@@ -108,6 +121,7 @@ void mfp_charge_job_end(job_record_t *job_ptr)
 	mfp_usage_charge(job_ptr, _charged_until(job_ptr), time(NULL), true,
 			 true, _decay_factor);
 	assoc_mgr_unlock(&locks);
+	mfp_runs_forget(job_ptr->job_id);
 	if (_swept)
 		g_hash_table_remove(_swept, GUINT_TO_POINTER(job_ptr->job_id));
 }
@@ -139,11 +153,78 @@ static void _charge_running(job_record_t *job_ptr, time_t now)
 	if (((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
 	    job_ptr->start_time && job_ptr->assoc_ptr) {
-		mfp_usage_charge(job_ptr, _last_ran, now, false, false,
-				 _decay_factor);
+		double billable = mfp_usage_charge(job_ptr, _last_ran, now,
+						   false, false,
+						   _decay_factor);
+
 		g_hash_table_add(_charged_now,
 				 GUINT_TO_POINTER(job_ptr->job_id));
+		/* with limits slurmctld reports the end of every run */
+		if (billable >= 0 && !mfp_usage_limits()) {
+			mfp_run_t run = {
+				.start = job_ptr->start_time,
+				.charged_to = now,
+				.billable = billable,
+				.usage_factor = job_ptr->qos_ptr ?
+				job_ptr->qos_ptr->usage_factor : 1.0 };
+
+			mfp_runs_note(job_ptr->job_id, &run);
+		}
 	}
+}
+
+/* When a noted run of JOB_PTR ended, as the job's record tells it, or 0:
+ * its end time while the requeued job completes, then the time of the
+ * requeue, which slurmctld keeps as the job's last activity until it runs
+ * again; either only after the run's last charge and before the job's
+ * next run (or NOW). */
+static time_t _run_end(job_record_t *job_ptr, const mfp_run_t *run,
+		       time_t now)
+{
+	time_t t[2] = { job_ptr->end_time, job_ptr->time_last_active };
+
+	for (int i = 0; i < 2; i++) {
+		if (t[i] <= run->charged_to)
+			continue;
+		if (job_ptr->start_time ? t[i] < job_ptr->start_time :
+		    t[i] <= now)
+			return t[i];
+	}
+	return 0;
+}
+
+/* mfp_runs_each: a noted run that its job no longer shows (requeued,
+ * pending or running again) has ended: charge it to its end, and forget
+ * it (ARG: the time now). */
+static bool _settle_run(uint32_t job_id, const mfp_run_t *run, void *arg)
+{
+	time_t now = *(time_t *) arg, end;
+	job_record_t *job_ptr = find_job_record(job_id);
+
+	if (!job_ptr)
+		return true;            /* gone: charged as it ended */
+	if (job_ptr->start_time == run->start)
+		return false;           /* the same run, charged as it goes */
+	if (!job_ptr->assoc_ptr)
+		return true;
+	end = _run_end(job_ptr, run, now);
+	if (end)
+		mfp_usage_charge_run(job_ptr, run, end, _decay_factor);
+	else
+		info("mfprio: %pJ: its run of %ld ended after %ld, when is "
+		     "not known (requeued and started again between two "
+		     "checks): what it ran after %ld is not charged",
+		     job_ptr, (long) run->start, (long) run->charged_to,
+		     (long) run->charged_to);
+	return true;
+}
+
+/* Charge the noted runs that have ended.  Caller holds the job write lock
+ * and _charge_locks; a no-op with limits. */
+static void _settle_runs(time_t now)
+{
+	if (!mfp_usage_limits() && mfp_runs_count())
+		mfp_runs_each(_settle_run, &now);
 }
 
 /*
@@ -173,9 +254,11 @@ static int _charge_finished(void *x, void *arg)
 	if (fin->upto && to > fin->upto)
 		to = fin->upto;
 	mfp_usage_charge(job_ptr, _last_ran, to, true, false, _decay_factor);
-	if (to == job_ptr->end_time)
+	if (to == job_ptr->end_time) {
 		g_hash_table_insert(_swept, key,
 				    GSIZE_TO_POINTER(job_ptr->end_time));
+		mfp_runs_forget(job_ptr->job_id);
+	}
 	fin->charged++;
 	return 0;
 }
@@ -299,6 +382,9 @@ static void _charge_first(void *arg)
 	charge_pass_t *cp = arg;
 
 	site_factor_g_update();
+	/* before any run is noted anew: a job requeued and started again
+	 * since the last tick shows its new run */
+	_settle_runs(cp->now);
 	_pass_now = cp->now;
 }
 
@@ -357,6 +443,8 @@ static bool _charge_jobs(time_t now, mfp_cycle_t *cycle)
 static void _visit_price(job_record_t *job_ptr, void *arg)
 {
 	(void) mfp_job_reprioritize(job_ptr, arg);
+	if (mfp_metrics_on())
+		mfp_metrics_job(job_ptr, ((mfp_pass_t *) arg)->now);
 }
 
 static void _count_jobs(void *arg)
@@ -413,6 +501,61 @@ static void _sweep(void)
 		(void) mfp_charged_write(sw.record);
 }
 
+/* --- between ticks: runs requeued, and runs begun --- */
+
+/*
+ * Every RUNS_CHECK seconds (no limits): charge the noted runs that have
+ * ended (first hold), then note every run begun since the last look, so
+ * that a run that starts and is requeued between two ticks is known too
+ * (charged from its start).
+ */
+static void _check_first(void *arg)
+{
+	_settle_runs(*(time_t *) arg);
+}
+
+static void _visit_note(job_record_t *job_ptr, void *arg)
+{
+	const mfp_run_t *had;
+	mfp_run_t run;
+
+	(void) arg;
+	if (!IS_JOB_RUNNING(job_ptr) || !job_ptr->start_time ||
+	    !job_ptr->assoc_ptr)
+		return;
+	had = mfp_runs_get(job_ptr->job_id);
+	if (had && had->start == job_ptr->start_time)
+		return;
+	run.start = job_ptr->start_time;
+	run.charged_to = MAX(job_ptr->start_time, _last_ran);
+	run.billable = calc_job_billable_tres(job_ptr, job_ptr->start_time,
+					      true);
+	run.usage_factor = job_ptr->qos_ptr ?
+		job_ptr->qos_ptr->usage_factor : 1.0;
+	mfp_runs_note(job_ptr->job_id, &run);
+}
+
+static void _check_runs(void)
+{
+	time_t now = time(NULL);
+	slices_t sl = { .first = _check_first, .visit = _visit_note,
+			.arg = &now, .assoc_locks = &_charge_locks };
+	mfp_cycle_t unused = { 0 };
+
+	if (mfp_usage_limits() || !_last_ran)
+		return;
+	_in_slices(&sl, &unused);
+}
+
+/* WAKE := AT when AT is set and earlier. */
+static void _earlier(struct timespec *wake, time_t at)
+{
+	if (at && at < wake->tv_sec) {
+		wake->tv_sec = at;
+		wake->tv_nsec = 0;
+	}
+}
+
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 {
 	mf_reset_period_t rp = _mf_reset(*reset_period);
@@ -449,15 +592,24 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	 * associations are the same) */
 	cycle.assoc_ms = mfp_fairshare_recompute(&cycle.fs_tree_built,
 						 &cycle.fs_tree_builds);
+	/* the figures of the metrics file, as sshare reads them now */
+	if (mfp_metrics_on()) {
+		mfp_metrics_begin();
+		(void) mfp_metrics_collect_assocs();
+	}
 
 	/* 5. priorities, in slices */
 	_price_jobs(&pass, &cycle);
 
 	/* 6. state; only once it says NOW may the record of jobs charged
 	 * before NOW go (killed in between, a restart must still know them) */
-	if (mfp_state_write(now, *last_reset) == 0 && _charged_file_stale &&
-	    mfp_charged_write(NULL) == 0)
-		_charged_file_stale = false;
+	if (mfp_state_write(now, *last_reset) == 0) {
+		if (_charged_file_stale && mfp_charged_write(NULL) == 0)
+			_charged_file_stale = false;
+		/* only after the tick is saved: a record must never be ahead
+		 * of the time running jobs are charged from after a restart */
+		(void) mfp_record_write(mfp_record_take(now));
+	}
 
 	cycle.jobs_recomputed = pass.recomputed;
 	cycle.jobs_changed = pass.changed;
@@ -465,6 +617,9 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	cycle.cpu_ms = mfp_stats_clock(1) - cpu0;
 	cycle.wall_ms = mfp_stats_clock(0) - wall0;
 	mfp_stats_cycle_done(&cycle);
+	/* no slurmctld lock held: the file may be large, the disk slow */
+	if (mfp_metrics_on())
+		mfp_metrics_cycle_done(&cycle);
 }
 
 /* Seconds between sweeps: often enough that MinJobAge cannot purge a job
@@ -510,7 +665,7 @@ static void *_decay_thread(void *arg)
 	now = tv.tv_sec;
 	slurm_mutex_lock(&_lock);
 	while (!_stop) {
-		uint32_t sweep;
+		time_t sweep_at = 0, check_at = 0;
 
 		_running = true;
 		mfp_conf_leave();
@@ -525,22 +680,35 @@ static void *_decay_thread(void *arg)
 		slurm_mutex_lock(&_lock);
 		_running = false;
 
-		/* sleep to the next tick, sweeping ended jobs meanwhile */
+		/* sleep to the next tick, sweeping ended jobs and checking
+		 * noted runs meanwhile */
 		tick.tv_sec += MAX(mfp_conf.calc_period, 1);
 		while (!_stop) {
-			sweep = _sweep_interval();
+			uint32_t sweep = _sweep_interval();
+			time_t t = time(NULL);
+
+			if (sweep && !sweep_at)
+				sweep_at = t + sweep;
+			if (!mfp_usage_limits() && !check_at)
+				check_at = t + RUNS_CHECK;
 			wake = tick;
-			if (sweep && time(NULL) + sweep < tick.tv_sec) {
-				wake.tv_sec = time(NULL) + sweep;
-				wake.tv_nsec = 0;
-			}
+			_earlier(&wake, sweep_at);
+			_earlier(&wake, check_at);
 			if (pthread_cond_timedwait(&_cond, &_lock, &wake) !=
 			    ETIMEDOUT || _stop)
 				break;
 			if (wake.tv_sec >= tick.tv_sec)
 				break;
 			slurm_mutex_unlock(&_lock);
-			_sweep();
+			t = time(NULL);
+			if (sweep_at && t >= sweep_at) {
+				_sweep();
+				sweep_at = 0;
+			}
+			if (check_at && t >= check_at) {
+				_check_runs();
+				check_at = 0;
+			}
 			slurm_mutex_lock(&_lock);
 		}
 		now = time(NULL);
@@ -575,6 +743,9 @@ void mfp_decay_prepare(void)
 		     "on, not again from their start", (long) _last_ran);
 	}
 	mfp_charged_read(_swept, _last_ran);
+	/* usage charged since slurmctld last saved it, when the controller
+	 * was killed */
+	mfp_record_apply(_last_ran);
 }
 
 void mfp_decay_start(void)
@@ -617,6 +788,7 @@ void mfp_decay_stop(void)
 		g_hash_table_destroy(_charged_now);
 		_charged_now = NULL;
 	}
+	mfp_runs_clear();
 
 }
 

@@ -49,6 +49,9 @@ typedef struct {
 				  * string is freed by a reconfigure under
 				  * slurmctld's conf lock, which the decay thread
 				  * does not hold (a race TSan found) */
+	char *cluster;           /* ClusterName (xstrdup), the same way */
+	char *metrics_file;      /* PriorityParameters' mfprio_metrics_file
+				  * (xstrdup), or NULL: no metrics file */
 
 	int refs;                /* under the engine's settings mutex */
 } mfp_conf_t;

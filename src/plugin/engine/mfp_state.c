@@ -11,9 +11,11 @@
 #include "mfp_internal.h"
 #include "mfp_state.h"
 
+#include "src/core/state_files.h"
+
 #define STATE_NAME "priority_last_decay_ran"
 /* two pack_time() values */
-#define STATE_BYTES 16
+#define STATE_BYTES MF_STATE_BYTES
 /* A time read from the file is believed when it is 0 (never) or between
  * these: none is older than 2001-09-09, and a clock may lag a little. */
 #define STATE_EARLIEST ((time_t) 1000000000)
@@ -42,7 +44,6 @@ static int _read_file(const char *path, time_t *last_ran,
 {
 	char data[STATE_BYTES];
 	ssize_t n, got = 0;
-	buf_t *buf;
 	int fd, rc = 1;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
@@ -67,16 +68,12 @@ static int _read_file(const char *path, time_t *last_ran,
 		      STATE_BYTES);
 		return -1;
 	}
-	buf = init_buf(STATE_BYTES);
-	memcpy(get_buf_data(buf), data, STATE_BYTES);
-	if ((unpack_time(last_ran, buf) != SLURM_SUCCESS) ||
-	    (unpack_time(last_reset, buf) != SLURM_SUCCESS)) {
+	if (mf_state_decode((unsigned char *) data, STATE_BYTES, last_ran,
+			    last_reset) < 0) {
 		error("mfprio: cannot decode state file %s; ignoring it",
 		      path);
-		*last_ran = *last_reset = 0;
 		rc = -1;
 	}
-	free_buf(buf);
 	if (rc > 0) {
 		time_t now = time(NULL);
 
@@ -280,34 +277,6 @@ int mfp_charged_write(GArray *record)
 	return rc;
 }
 
-/* One line "ID END" of the charged-jobs file: 0 when well formed. */
-static int _charged_line(const char *line, uint32_t *id, time_t *end)
-{
-	char *p;
-	unsigned long long v;
-	long long e;
-
-	errno = 0;
-	if (!g_ascii_isdigit(*line))
-		return -1;
-	v = strtoull(line, &p, 10);
-	if (errno || p == line || v == 0 || v > UINT32_MAX || *p != ' ')
-		return -1;
-	line = p + 1;
-	if (!g_ascii_isdigit(*line))
-		return -1;
-	e = strtoll(line, &p, 10);
-	if (errno || p == line || e <= 0)
-		return -1;
-	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-		p++;
-	if (*p)
-		return -1;
-	*id = (uint32_t) v;
-	*end = (time_t) e;
-	return 0;
-}
-
 void mfp_charged_read(GHashTable *charged, time_t last_ran)
 {
 	char *path = xstrdup_printf("%s/%s", mfp_conf.state_dir,
@@ -328,8 +297,7 @@ void mfp_charged_read(GHashTable *charged, time_t last_ran)
 			lineno++;
 			if (len == 0 || (len == 1 && line[0] == '\n'))
 				continue;
-			if ((size_t) len != strlen(line) ||
-			    _charged_line(line, &id, &end)) {
+			if (mf_charged_line(line, (size_t) len, &id, &end)) {
 				if (bad++ < 5)
 					error("mfprio: %s:%d: not \"JOBID "
 					      "ENDTIME\": line skipped, the "

@@ -81,6 +81,14 @@ static int _write(const char *path, const mfp_cycle_t *c, double lock_ms)
 	return rc;
 }
 
+void mfp_stats_totals(mfp_stats_totals_t *t)
+{
+	t->cycles = _cycles;
+	t->lock_ms_sum = _sum_lock_ms;
+	t->lock_ms_max = _max_lock_ms;
+	t->cpu_ms_sum = _sum_cpu_ms;
+}
+
 void mfp_stats_cycle_done(const mfp_cycle_t *c)
 {
 	double lock_ms = c->lock_charge_ms + c->lock_prio_ms;

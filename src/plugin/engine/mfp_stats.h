@@ -56,4 +56,15 @@ double mfp_stats_clock(int which);
  * totals, rewrite the stats file. */
 void mfp_stats_cycle_done(const mfp_cycle_t *c);
 
+/* The totals since the plugin loaded, as the stats file has them. */
+typedef struct {
+	uint64_t cycles;
+	double lock_ms_sum;      /* job write lock, every hold */
+	double lock_ms_max;      /* the longest single hold */
+	double cpu_ms_sum;       /* the decay thread's CPU in cycles */
+} mfp_stats_totals_t;
+
+/* Copy them into *T (decay thread). */
+void mfp_stats_totals(mfp_stats_totals_t *t);
+
 #endif

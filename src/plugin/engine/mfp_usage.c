@@ -160,8 +160,8 @@ static void _as_charged(job_record_t *job, bool at_end, uint64_t *counts,
 	in->tres_cnt = cnt;
 }
 
-void mfp_usage_charge(job_record_t *job, time_t from, time_t to, bool at_end,
-		      bool mark_ended, double decay)
+double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
+			bool at_end, bool mark_ended, double decay)
 {
 	uint32_t cnt = MAX(slurmctld_tres_cnt, 1);
 	uint64_t counts[cnt], released[cnt];
@@ -172,7 +172,7 @@ void mfp_usage_charge(job_record_t *job, time_t from, time_t to, bool at_end,
 			.limits = mfp_usage_limits() };
 
 	if (job->end_time_exp == (time_t) NO_VAL)
-		return;                 /* settled already */
+		return -1.0;            /* settled already */
 	_as_charged(job, at_end, counts, &in);
 	in.billable = calc_job_billable_tres(job, MAX(from, job->start_time),
 					     true);
@@ -183,6 +183,25 @@ void mfp_usage_charge(job_record_t *job, time_t from, time_t to, bool at_end,
 	log_flag(PRIO, "mfprio: %pJ owes %.0f s x %.3f billable (x %.6f "
 		 "decay) from %ld to %ld", job, c.seconds, in.billable,
 		 c.weight, (long) from, (long) to);
+	_book(&b);
+	return in.billable;
+}
+
+void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
+			  double decay)
+{
+	mf_charge_job_t in = { .start = run->start, .end = end, .ended = true,
+			       .billable = run->billable,
+			       .usage_factor = run->usage_factor };
+	mf_charge_t c;
+	booking_t b = { .job = job, .charge = &c, .limits = false };
+
+	mf_charge_bind(&c, 0, NULL, NULL);
+	mf_charge_compute(&in, run->charged_to, end, decay, &c);
+	log_flag(PRIO, "mfprio: %pJ owes %.0f s x %.3f billable (x %.6f "
+		 "decay) from %ld to %ld, the end of its run of %ld",
+		 job, c.seconds, in.billable, c.weight,
+		 (long) run->charged_to, (long) end, (long) run->start);
 	_book(&b);
 }
 

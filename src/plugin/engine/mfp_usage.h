@@ -20,6 +20,8 @@
 
 #include "src/plugin/adapter/adapter.h"
 
+#include "mfp_runs.h"
+
 /* Does slurmctld keep reservations of run time (AccountingStorageEnforce
  * has limits)? */
 bool mfp_usage_limits(void);
@@ -30,10 +32,21 @@ bool mfp_usage_limits(void);
  * also marks the job as settled (end_time_exp = NO_VAL, as slurmctld's own
  * end path does), after which it is never charged again.  A settled job
  * is left alone.  Caller holds the job write lock and assoc_mgr's assoc
- * and QOS write and TRES read locks.
+ * and QOS write and TRES read locks.  Returns the billing TRES the job was
+ * charged at, or -1 when it was settled already.
  */
-void mfp_usage_charge(job_record_t *job, time_t from, time_t to, bool at_end,
-		      bool mark_ended, double decay);
+double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
+			bool at_end, bool mark_ended, double decay);
+
+/*
+ * Book the rest of a run of JOB that has ended although JOB shows no end
+ * of it (a running job requeued: mfp_runs.h): [RUN->charged_to, END] at
+ * the run's own billing and UsageFactor, to JOB's tallies (its QOS, its
+ * partition's, its association and ancestors).  Only without limits
+ * enforcement, where no reservation is kept.  Locks as mfp_usage_charge.
+ */
+void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
+			  double decay);
 
 /* Multiply every association's and QOS's usage by KEEP (0 < KEEP <= 1;
  * 1 is a no-op), except QOS with NoDecay.  Takes the assoc and QOS write

@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mfprio metrics: fair-share in Prometheus's text format, the families of
+ * the plugin's metrics file (src/core/metrics.h) less the plugin's own
+ * cycle figures, for any site, including one that keeps upstream's
+ * priority/multifactor:
+ *
+ *   --live         what the cluster says now: `sshare -a -P -n -o
+ *                  Cluster,Account,User,Partition,RawShares,NormShares,
+ *                  RawUsage,EffectvUsage,FairShare,LevelFS` for the
+ *                  associations (sshare's own figures, nothing computed),
+ *                  `sprio -h -o %i|%r|%u|%Y` and `squeue -h -t PD -o %A|%a|%V`
+ *                  for the pending jobs;
+ *   --snapshot DIR (or the file options of `mfprio priority`): computed by
+ *                  mfprio's core from the snapshot, as `mfprio fairshare`
+ *                  and `mfprio priority` print them.
+ *
+ * Printed to stdout, or with --output FILE written through FILE.tmp and an
+ * atomic swap (mf_metrics_write_file(); for node_exporter's textfile
+ * collector, run from a timer).  No
+ * HTTP server: the textfile collector already serves the file next to the
+ * node's other metrics, one process with one port and its own access
+ * rules; a second listener would add a port, a TLS and authentication
+ * story and a long-running process that runs Slurm's commands on every
+ * scrape, where a timer runs them at a pace the controller can afford.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "cmd.h"
+#include "fairshare.h"
+#include "input_opts.h"
+#include "level_fs.h"
+#include "metrics.h"
+#include "priority_run.h"
+#include "slurm_conf.h"
+#include "timestr.h"
+
+static const char _usage[] =
+"Usage: mfprio metrics --live [--output FILE] [--cluster NAME]\n"
+"       mfprio metrics --snapshot DIR [input options] [--output FILE]\n"
+"\n"
+"Print fair-share in Prometheus's text exposition format: per association\n"
+"(labels cluster, account, user, partition, parent, depth) shares,\n"
+"normalized shares, raw and effective usage, fair-share factor and Fair\n"
+"Tree's level fair-share; per association and partition the pending\n"
+"jobs, the sum and the highest of their priorities.  The same families as\n"
+"the plugin's metrics file (PriorityParameters=mfprio_metrics_file=FILE),\n"
+"without the plugin's cycle figures; see mfprio(1).\n"
+"\n"
+"  --live         from the cluster SLURM_CONF names, now: sshare's own\n"
+"                 figures (sshare, sprio, squeue are run once each)\n"
+"  --output FILE  write FILE atomically (into FILE.tmp, then swapped) instead\n"
+"                 of stdout: for node_exporter's textfile collector, FILE\n"
+"                 ending in .prom in its --collector.textfile.directory\n"
+"  --cluster NAME the cluster label (default: sshare's Cluster with\n"
+"                 --live, else the conf's ClusterName)\n"
+"  -h, --help     this text\n"
+"\n"
+"Input options (instead of --live):\n"
+MF_IOPT_HELP;
+
+enum { OPT_LIVE = 300, OPT_OUTPUT };
+
+/* Which job of a pending row was submitted first (ties: the lower id). */
+typedef struct {
+	time_t submit;
+	uint32_t job_id;
+} _first_t;
+
+/* What the families are made of, and who owns the strings. */
+typedef struct {
+	GStringChunk *names;
+	GArray *assocs;          /* mf_metrics_assoc_t */
+	GArray *pending;         /* mf_metrics_pending_t */
+	GHashTable *pending_at;  /* "acct\nuser\npart" -> index + 1 */
+	GArray *first;           /* _first_t per pending row */
+	char *cluster;
+	const char *algorithm;
+	double timestamp;
+} _fig_t;
+
+static const char *_s(_fig_t *f, const char *s)
+{
+	return (s && *s) ? g_string_chunk_insert_const(f->names, s) : NULL;
+}
+
+/* Count a job (JOB_ID, submitted at SUBMIT, 0: unknown) with priority
+ * PRIO in PART, at time NOW. */
+static void _add_pending(_fig_t *f, const char *acct, const char *user,
+			 const char *part, double prio, uint32_t job_id,
+			 time_t submit, time_t now)
+{
+	char *key = g_strdup_printf("%s\n%s\n%s", acct ? acct : "",
+				    user ? user : "", part ? part : "");
+	gpointer at = g_hash_table_lookup(f->pending_at, key);
+	mf_metrics_pending_t *row;
+	_first_t *first;
+
+	if (!at) {
+		mf_metrics_pending_t n = { .account = _s(f, acct),
+					   .user = _s(f, user),
+					   .partition = _s(f, part) };
+
+		if (!n.account)
+			n.account = "";
+		_first_t fj = { .submit = submit, .job_id = job_id };
+
+		if (!n.user)
+			n.user = "";
+		n.oldest_wait = NAN;
+		g_array_append_val(f->pending, n);
+		g_array_append_val(f->first, fj);
+		at = GUINT_TO_POINTER(f->pending->len);
+		g_hash_table_insert(f->pending_at, key, at);
+	} else {
+		g_free(key);
+	}
+	row = &g_array_index(f->pending, mf_metrics_pending_t,
+			     GPOINTER_TO_UINT(at) - 1);
+	first = &g_array_index(f->first, _first_t, GPOINTER_TO_UINT(at) - 1);
+	row->jobs++;
+	row->prio_sum += prio;
+	if (row->jobs == 1 || prio > row->prio_max)
+		row->prio_max = prio;
+	if (row->jobs == 1 || submit < first->submit ||
+	    (submit == first->submit && job_id <= first->job_id)) {
+		first->submit = submit;
+		first->job_id = job_id;
+		row->oldest_prio = prio;
+		row->oldest_wait = submit ? difftime(now, submit) : NAN;
+	}
+}
+
+/* A figure as sshare prints it: unset markers as NAN. */
+static double _fig(double v)
+{
+	if (isnan(v) || v == (double) MF_LEVEL_FS_UNSET || v == 4294967295.0)
+		return NAN;
+	return v;
+}
+
+/* --- from a snapshot: mfprio's own computation --- */
+
+static int _from_inputs(mf_iopts_t *io, _fig_t *f)
+{
+	mf_prun_ctx_t c = { 0 };
+	int rc = mf_iopt_run(io, &c);
+	bool ft;
+
+	if (rc) {
+		mf_prun_clear(&c);
+		return rc;
+	}
+	ft = c.fs_cfg.algo == MF_FS_FAIR_TREE;
+	f->algorithm = mf_fs_algo_name(c.fs_cfg.algo);
+	f->timestamp = (double) io->o.now;
+	if (!f->cluster && c.cluster)
+		f->cluster = g_strdup(c.cluster);
+	if (!f->cluster && io->o.conf) {
+		mf_conf_t *conf = mf_conf_load(io->o.conf, NULL);
+		const mf_conf_pair_t *p = conf ?
+			mf_conf_get(conf, "ClusterName") : NULL;
+
+		if (p)
+			f->cluster = g_strdup(p->value);
+		mf_conf_free(conf);
+	}
+	for (guint i = 0; c.tree && i < c.tree->order->len; i++) {
+		const mf_assoc_t *a = c.tree->order->pdata[i];
+		bool parent_fs = mf_assoc_is_parent_fs(a);
+		mf_metrics_assoc_t m = {
+			.account = _s(f, a->acct),
+			.user = _s(f, a->user),
+			.partition = _s(f, a->partition),
+			.parent = a->parent ? _s(f, a->parent->acct) : NULL,
+			.depth = a->depth,
+			.shares_raw = (!a->parent || parent_fs) ?
+				MF_METRICS_NO_SHARES : a->shares_raw,
+			.shares_norm = _fig(a->shares_norm),
+			.usage_raw = _fig((double) a->usage_raw),
+			.usage_efctv = _fig((double) a->usage_efctv),
+			.fs_factor = (ft && !a->user) ? NAN :
+				_fig(a->fs_factor),
+			.level_fs = parent_fs ? NAN :
+				_fig((double) a->level_fs),
+		};
+
+		g_array_append_val(f->assocs, m);
+	}
+	for (guint i = 0; c.rows && i < c.rows->len; i++) {
+		const mf_prun_row_t *r = c.rows->pdata[i];
+		const mf_job_line_t *l = r->job->line;
+
+		if (l->state && strcmp(l->state, "PENDING"))
+			continue;
+		_add_pending(f, l->account, l->user,
+			     r->r.partition ? r->r.partition->name : NULL,
+			     (double) r->r.priority, l->job_id, l->submit_time,
+			     io->o.now);
+	}
+	mf_prun_clear(&c);
+	return MF_EXIT_OK;
+}
+
+/* --- live: the commands' own figures --- */
+
+/* Run ARGV; its stdout in *OUT.  Returns 0, or -1 after saying why. */
+static int _run(const char *const *argv, char **out)
+{
+	char *cmd = g_strjoinv(" ", (char **) argv), *err = NULL;
+	GError *gerr = NULL;
+	int status = 0, rc = -1;
+
+	*out = NULL;
+	if (!g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
+			  NULL, NULL, out, &err, &status, &gerr)) {
+		mf_cmd_error("metrics: cannot run `%s`: %s", cmd,
+			     gerr->message);
+		g_error_free(gerr);
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		g_strstrip(err);
+		mf_cmd_error("metrics: `%s` failed%s%s", cmd, *err ? ": " : "",
+			     err);
+	} else {
+		rc = 0;
+	}
+	if (rc) {
+		g_free(*out);
+		*out = NULL;
+	}
+	g_free(err);
+	g_free(cmd);
+	return rc;
+}
+
+/* A number field of sshare: "" unset (NAN), "inf", or a number. */
+static double _sshare_num(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!*s)
+		return NAN;
+	v = g_ascii_strtod(s, &end);
+	return *end ? NAN : v;
+}
+
+static int _live_assocs(_fig_t *f)
+{
+	static const char *const argv[] = {
+		"sshare", "-a", "-P", "-n", "-o",
+		"Cluster,Account,User,Partition,RawShares,NormShares,RawUsage,"
+		"EffectvUsage,FairShare,LevelFS", NULL };
+	GPtrArray *stack = g_ptr_array_new();   /* account at each depth */
+	char *text, **lines;
+	int rc = MF_EXIT_OK;
+
+	if (_run(argv, &text))
+		return MF_EXIT_INPUT;
+	lines = g_strsplit(text, "\n", -1);
+	for (int n = 0; lines[n]; n++) {
+		char **fld;
+		const char *acct;
+		int depth = 0;
+		mf_metrics_assoc_t m = { 0 };
+
+		if (!*lines[n])
+			continue;
+		fld = g_strsplit(lines[n], "|", -1);
+		if (g_strv_length(fld) < 10) {
+			mf_cmd_error("metrics: sshare line %d: %d fields, not 10: "
+				     "%s", n + 1, g_strv_length(fld), lines[n]);
+			g_strfreev(fld);
+			rc = MF_EXIT_INPUT;
+			break;
+		}
+		for (acct = fld[1]; *acct == ' '; acct++)
+			depth++;
+		if (!f->cluster && *fld[0])
+			f->cluster = g_strdup(fld[0]);
+		m.account = _s(f, acct);
+		m.user = _s(f, fld[2]);
+		m.partition = _s(f, fld[3]);
+		m.depth = depth;
+		if (m.user) {
+			m.parent = m.account;
+		} else {
+			g_ptr_array_set_size(stack, depth + 1);
+			stack->pdata[depth] = (gpointer) m.account;
+			m.parent = depth > 0 ? stack->pdata[depth - 1] : NULL;
+		}
+		m.shares_raw = (!*fld[4] || !strcmp(fld[4], "parent") ||
+				!depth) ? MF_METRICS_NO_SHARES :
+			(uint32_t) strtoul(fld[4], NULL, 10);
+		m.shares_norm = _sshare_num(fld[5]);
+		m.usage_raw = _sshare_num(fld[6]);
+		m.usage_efctv = _sshare_num(fld[7]);
+		m.fs_factor = _sshare_num(fld[8]);
+		m.level_fs = _sshare_num(fld[9]);
+		g_array_append_val(f->assocs, m);
+		g_strfreev(fld);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	g_ptr_array_free(stack, TRUE);
+	return rc;
+}
+
+static int _live_pending(_fig_t *f)
+{
+	static const char *const sprio[] = { "sprio", "-h", "-o",
+					     "%i|%r|%u|%Y", NULL };
+	static const char *const squeue[] = { "squeue", "-h", "-t", "PD",
+					      "-o", "%A|%a|%V", NULL };
+	GHashTable *acct = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, g_free);
+	GHashTable *submit = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+	time_t now = (time_t) f->timestamp;
+	char *text = NULL, **lines;
+
+	if (_run(squeue, &text)) {
+		g_hash_table_destroy(acct);
+		g_hash_table_destroy(submit);
+		return MF_EXIT_INPUT;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	for (int n = 0; lines[n]; n++) {
+		char **fld = g_strsplit(lines[n], "|", -1);
+		time_t t = 0;
+
+		if (g_strv_length(fld) >= 3) {
+			for (int i = 0; i < 3; i++)
+				g_strstrip(fld[i]);
+			if (mf_time_point(fld[2], now, &t, NULL) < 0)
+				t = 0;
+			g_hash_table_replace(acct, g_strdup(fld[0]),
+					     g_strdup(fld[1]));
+			g_hash_table_replace(submit, g_strdup(fld[0]),
+					     GSIZE_TO_POINTER((gsize) t));
+		}
+		g_strfreev(fld);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	if (_run(sprio, &text)) {
+		g_hash_table_destroy(acct);
+		g_hash_table_destroy(submit);
+		return MF_EXIT_INPUT;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	for (int n = 0; lines[n]; n++) {
+		char **fld = g_strsplit(lines[n], "|", -1);
+
+		if (g_strv_length(fld) >= 4) {
+			for (int i = 0; i < 4; i++)
+				g_strstrip(fld[i]);
+			_add_pending(f, g_hash_table_lookup(acct, fld[0]),
+				     fld[2], fld[1],
+				     g_ascii_strtod(fld[3], NULL),
+				     (uint32_t) strtoul(fld[0], NULL, 10),
+				     (time_t) GPOINTER_TO_SIZE(
+					     g_hash_table_lookup(submit,
+								 fld[0])),
+				     now);
+		}
+		g_strfreev(fld);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	g_hash_table_destroy(acct);
+	g_hash_table_destroy(submit);
+	return MF_EXIT_OK;
+}
+
+/* The algorithm named in `scontrol show config`'s PriorityFlags. */
+static const char *_live_algorithm(void)
+{
+	static const char *const argv[] = { "scontrol", "show", "config",
+					     NULL };
+	const char *algo = "fair_tree";
+	char *text, **lines;
+
+	if (_run(argv, &text))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	for (int n = 0; lines[n]; n++) {
+		if (!g_str_has_prefix(lines[n], "PriorityFlags"))
+			continue;
+		if (strstr(lines[n], "DEPTH_OBLIVIOUS"))
+			algo = "depth_oblivious";
+		else if (strstr(lines[n], "NO_FAIR_TREE"))
+			algo = "classic";
+	}
+	g_strfreev(lines);
+	g_free(text);
+	return algo;
+}
+
+int cmd_metrics(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "live", no_argument, NULL, OPT_LIVE },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "help", no_argument, NULL, 'h' },
+		MF_IOPT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	_fig_t f = { 0 };
+	mf_iopts_t io;
+	const char *output = NULL, *cluster = NULL;
+	bool live = false, inputs = false;
+	int ch, rc = MF_EXIT_OK;
+
+	mf_iopt_init(&io);
+	optind = 1;
+	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int t;
+
+		switch (ch) {
+		case OPT_LIVE: live = true; continue;
+		case OPT_OUTPUT: output = optarg; continue;
+		case 'h':
+			fputs(_usage, stdout);
+			mf_iopt_clear(&io);
+			return MF_EXIT_OK;
+		case MF_IOPT_CLUSTER:
+			cluster = optarg;
+			break;
+		default:
+			break;
+		}
+		t = mf_iopt_take(&io, ch, optarg);
+		if (t < 0) {
+			rc = MF_EXIT_USAGE;
+		} else if (!t) {
+			fputs(_usage, stderr);
+			rc = MF_EXIT_USAGE;
+		} else if (ch != MF_IOPT_CLUSTER) {
+			inputs = true;
+		}
+	}
+	if (!rc && optind < argc) {
+		mf_cmd_error("metrics: unexpected argument '%s'", argv[optind]);
+		rc = MF_EXIT_USAGE;
+	}
+	if (!rc && live == inputs) {
+		mf_cmd_error("metrics: give --live or the inputs (--snapshot "
+			     "DIR or the file options), not %s",
+			     live ? "both" : "neither");
+		rc = MF_EXIT_USAGE;
+	}
+	if (!rc && !live)
+		rc = mf_iopt_finish(&io, "metrics");
+	if (rc) {
+		mf_iopt_clear(&io);
+		return rc;
+	}
+
+	f.names = g_string_chunk_new(1 << 14);
+	f.assocs = g_array_new(FALSE, TRUE, sizeof(mf_metrics_assoc_t));
+	f.pending = g_array_new(FALSE, TRUE, sizeof(mf_metrics_pending_t));
+	f.pending_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+	f.first = g_array_new(FALSE, TRUE, sizeof(_first_t));
+	f.cluster = cluster ? g_strdup(cluster) : NULL;
+	if (live) {
+		f.timestamp = (double) time(NULL);
+		f.algorithm = _live_algorithm();
+		rc = f.algorithm ? _live_assocs(&f) : MF_EXIT_INPUT;
+		if (!rc)
+			rc = _live_pending(&f);
+	} else {
+		rc = _from_inputs(&io, &f);
+	}
+	if (!rc) {
+		mf_metrics_t m = {
+			.cluster = f.cluster,
+			.source = live ? "live" : "snapshot",
+			.algorithm = f.algorithm,
+			.timestamp = f.timestamp,
+			.assocs = (const mf_metrics_assoc_t *) f.assocs->data,
+			.n_assocs = f.assocs->len,
+			.pending = (const mf_metrics_pending_t *)
+				f.pending->data,
+			.n_pending = f.pending->len,
+		};
+		mf_error_t e;
+
+		if (output && strcmp(output, "-")) {
+			if (mf_metrics_write_file(output, &m, &e) < 0) {
+				mf_cmd_error("metrics: %s", e.text);
+				rc = MF_EXIT_INPUT;
+			}
+		} else {
+			GString *g = g_string_new(NULL);
+
+			mf_metrics_format(g, &m);
+			if (fwrite(g->str, 1, g->len, stdout) != g->len ||
+			    fflush(stdout)) {
+				mf_cmd_error("metrics: cannot write to stdout");
+				rc = MF_EXIT_INPUT;
+			}
+			g_string_free(g, TRUE);
+		}
+	}
+	g_free(f.cluster);
+	g_hash_table_destroy(f.pending_at);
+	g_array_free(f.assocs, TRUE);
+	g_array_free(f.pending, TRUE);
+	g_array_free(f.first, TRUE);
+	g_string_chunk_free(f.names);
+	mf_iopt_clear(&io);
+	return rc;
+}

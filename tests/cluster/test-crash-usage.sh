@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-crash-usage.sh: a controller killed (SIGKILL) while jobs run loses
+# at most one PriorityCalcPeriod of their usage: the plugin's own record
+# (StateSaveLocation/mfprio_usage, written after each tick) is taken at the
+# next start where it is newer than slurmctld's saved assoc_usage; a record
+# that cannot be trusted is named in the log and left alone.
+#
+#   1. two 1-CPU jobs (the test node has 2 CPUs) of two associations run
+#      JOB_SECS seconds from zero usage; after two ticks of their run
+#      slurmctld is SIGKILLed and started again; once they have ended, each
+#      association holds its job's CPU-seconds as sacct has them, within
+#      10%.  (slurmctld saves
+#      assoc_usage every 5 minutes: without the record whatever was charged
+#      since is lost; upstream lost 46% of such jobs.)
+#   2. records that must not be used, each put in place of a good one
+#      while slurmctld is stopped: cut in the middle of a line; then, each
+#      with a correct sum and slurmctld killed with its own save older than
+#      the record: of another cluster; of another set of associations;
+#      after the last tick.  Each is named in the log with the reason, the
+#      controller runs, and the usage is what slurmctld held.
+#
+# Environment as the other tests (plugin-lib.sh): MFPRIO_CLUSTER_INSTANCE,
+# MFPRIO_SLURM_PREFIX, MFPRIO_PLUGIN_SO.
+set -uo pipefail
+. "$(dirname "$0")/plugin-lib.sh"
+
+JOB_SECS=150
+CPUS=1
+REC=$STATE/mfprio_usage
+
+use_plugin ours
+start_cluster "$here/priority-default.conf"
+check "our plugin is loaded" loaded_is "$plugin_so"
+
+# raw_usage ACCOUNT USER: sshare's RawUsage of that association
+raw_usage() {
+	sshare -n -P -a -o Account,User,RawUsage | tr -d ' ' |
+		awk -F'|' -v a="$1" -v u="$2" '$1 == a && $2 == u { print $3; f = 1 } END { if (!f) print 0 }'
+}
+# cpu_secs ID: sacct's CPU-seconds of job ID
+cpu_secs() {
+	sacct -n -P -X -j "$1" -o CPUTimeRAW 2>/dev/null | awk '/^[0-9]/ { s += $1 } END { print s + 0 }'
+}
+within() {
+	awk -v v="$1" -v e="$2" -v p="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(e > 0 && d <= e * p / 100) }'
+}
+kill_ctld() {
+	local pid end=$((SECONDS + 30))
+	pid=$(ctld_pid)
+	[[ -n $pid ]] || return 1
+	kill -KILL "$pid" 2>/dev/null || return 1
+	while [[ -e /proc/$pid ]] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; do
+		((SECONDS < end)) || return 1
+		sleep 1
+	done
+}
+
+# 1. the crash.  A clean restart first: slurmctld saves assoc_usage as it
+# stops (usage 0 here), as it would have at some point on a real cluster;
+# from 26.05 on (seen on 26.11) slurmctld refuses to start again without
+# that file once it has state to recover
+restart_ctld saved
+declare -A job
+for au in b:u1 e:u4; do
+	job[$au]=$(sbatch --parsable --uid="${au#*:}" -A "${au%%:*}" -n "$CPUS" -D /tmp -o /dev/null \
+		--wrap "sleep $JOB_SECS")
+done
+end=$((SECONDS + 90))
+until [[ $(squeue -h -t R | wc -l) -eq 2 ]] || ((SECONDS > end)); do sleep 1; done
+check "1: the two jobs run" test "$(squeue -h -t R | wc -l)" -eq 2
+wait_tick "$(date +%s)"
+wait_tick "$(date +%s)"
+check "1: the record was written after the ticks" test -s "$REC"
+pre=$(raw_usage b u1)
+say "before the kill: b/u1 holds $pre"
+m=$(log_mark)
+check "1: slurmctld SIGKILLed while the jobs run" kill_ctld
+start_ctld killed
+check "1: slurmctld starts again" ctld_alive
+# taken, or slurmctld's own save was newer (then it holds the same)
+check "1: the record is taken at the start, or slurmctld's save is newer" \
+	log_has "$m" "mfprio: usage of [0-9]+ associations and [0-9]+ QOS taken from $REC|mfprio: $REC .* is older than slurmctld's saved usage"
+after_start=$(raw_usage b u1)
+check "1: right after the start b/u1 holds what it held before the kill ($after_start, $pre)" \
+	awk -v a="$after_start" -v p="$pre" 'BEGIN { exit !(a >= p * 0.95 - 1) }'
+end=$((SECONDS + JOB_SECS + 120))
+until [[ $(squeue -h | wc -l) -eq 0 ]] || ((SECONDS > end)); do sleep 2; done
+check "1: the jobs ended" test "$(squeue -h | wc -l)" -eq 0
+wait_tick "$(date +%s)"
+for au in b:u1 e:u4; do
+	a=${au%%:*} u=${au#*:}
+	got=$(raw_usage "$a" "$u")
+	want=$(cpu_secs "${job[$au]}")
+	check "1: $a/$u holds its job's $want CPU-seconds within 10% ($got)" within "$got" "$want" 10
+done
+
+# 2. records not to be used
+# put_record LABEL EDIT: kill slurmctld, replace the record by what the sed
+# script EDIT makes of it, with its sum made right again, make slurmctld's
+# own saved usage older than the record (as after a crash between two of
+# its saves), and start slurmctld
+put_record() {
+	local label=$1 edit=$2 sum t
+	kill_ctld
+	cp "$REC" "$out/$label.orig"
+	t=$(sed -n 's/^time //p' "$out/$label.orig")
+	sed -e '/^sum /d' -e "$edit" "$out/$label.orig" >"$out/$label.body"
+	sum=$(sha256sum "$out/$label.body" | cut -d' ' -f1)
+	{ cat "$out/$label.body"; echo "sum $sum"; } >"$REC"
+	touch -d "@$((t - 1))" "$STATE/assoc_usage"
+	m=$(log_mark)
+	start_ctld "$label"
+}
+restart_ctld base >/dev/null
+base=$(raw_usage b u1)
+# a record cut in the middle of a line (no sum)
+stop_ctld
+head -c "$(($(stat -c %s "$REC") / 2))" "$REC" >"$out/cut.rec"
+cp "$out/cut.rec" "$REC"
+m=$(log_mark)
+start_ctld cut
+check "2: a record cut short is named and not used" log_has "$m" "mfprio: $REC is not used: line [0-9]+: cut short"
+check "2: ... and the controller runs" ctld_alive
+wait_tick "$(date +%s)"
+put_record cluster 's/^cluster .*/cluster elsewhere/'
+check "2: a record of another cluster is named and not used" log_has "$m" "mfprio: $REC is not used: it is of another cluster"
+wait_tick "$(date +%s)"
+put_record assocs 's/^assocs \([0-9]*\) /assocs 1\1 /'
+check "2: a record of another set of associations is named and not used" \
+	log_has "$m" "mfprio: $REC is not used: it is of another set of associations"
+wait_tick "$(date +%s)"
+put_record future "s/^time .*/time $(($(date +%s) + 3600))/"
+check "2: a record after the last tick is named and not used" \
+	log_has "$m" "mfprio: $REC is not used: it is of [0-9]+, after the last decay tick"
+check "2: the controller runs" ctld_alive
+now=$(raw_usage b u1)
+check "2: b/u1 holds what it held ($now, $base): no record changed it" \
+	within "$now" "$base" 1
+finish
