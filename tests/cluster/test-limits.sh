@@ -11,13 +11,15 @@
 #   (50 CPU-seconds) of u2, one after the other; the first two leave 100,
 #   under the limit, the third takes it past: the fourth is held
 #   (AssocGrpCPUMinutesLimit) and stays held.  Same job, same reason, and
-#   GrpTRESRaw's cpu the same to 2% (job lengths differ by a second or two).
+#   GrpTRESRaw's cpu (whole minutes) to 2% and RawUsage to 5% (each job's
+#   length differs by a second or two).
 #
 #   GrpTRESRunMins=cpu=5 on account e: a 1-CPU job X of u4 with a 4-minute
 #   limit runs (4 CPU-minutes reserved); a 1-CPU job Y with a 2-minute limit
 #   would make 6: it is held (AssocGrpCPURunMinutesLimit) with TRESRunMins
 #   cpu=4 (sshare); each decay tick gives back what X used, so Y starts
-#   while X still runs, once a tick has passed since X started.  (Run
+#   while X still runs, after a tick that came after X started (seen: 46
+#   to 76 s after X, PriorityCalcPeriod 1 minute, both plugins).  (Run
 #   after the GrpTRESMins jobs, the same job Y was seen to start at once
 #   under either plugin, three times out of four: whatever slurmctld does
 #   then, it is not the plugin's figure, which was the same.)
@@ -50,7 +52,7 @@ wait_for() {
 
 # run_plugin WHICH: the two cases on a fresh cluster; writes OUT/WHICH.*
 run_plugin() {
-	local w=$1 i id held="" t0 x y xs ys
+	local w=$1 i id held="" t0 x y xs ys tick
 	use_plugin "$w"
 	start_cluster "$here/priority-default.conf"
 	if [[ $w == ours ]]; then
@@ -74,7 +76,10 @@ run_plugin() {
 	echo "$(state "$y") $(reason "$y") $(cpu_of "$(sshare_field e u4 TRESRunMins)")" >"$out/$w.run"
 	until [[ $(state "$y") == RUNNING || -z $(state "$y") ]] || ((SECONDS > t0 + 200)); do sleep 1; done
 	ys=$(date +%s)
-	echo "$(state "$y") $(state "$x") $((ys - xs))" >"$out/$w.run2"
+	# the last decay tick before Y started (the plugin's stamp, written
+	# at each tick by upstream's plugin and by ours)
+	tick=$(stat -c %Y "$STATE/priority_last_decay_ran" 2>/dev/null || echo 0)
+	echo "$(state "$y") $(state "$x") $((ys - xs)) $((tick - xs)) $((ys - tick))" >"$out/$w.run2"
 	say "$w: GrpTRESRunMins: Y at submit: $(cat "$out/$w.run"); then: $(cat "$out/$w.run2")"
 	scancel "$x" "$y" 2>/dev/null
 	t0=$SECONDS
@@ -94,6 +99,7 @@ run_plugin() {
 	done
 	echo "${held:-none}" >"$out/$w.mins"
 	sshare_field c u2 GrpTRESRaw >"$out/$w.raw"
+	sshare_field c u2 RawUsage >"$out/$w.rawusage"
 	say "$w: GrpTRESMins: held ${held:-none}; c/u2 GrpTRESRaw $(cat "$out/$w.raw")"
 }
 
@@ -110,16 +116,26 @@ ucpu=$(cpu_of "$(cat "$out/upstream.raw")")
 ocpu=$(cpu_of "$(cat "$out/ours.raw")")
 check "GrpTRESMins: c/u2's GrpTRESRaw cpu, upstream $ucpu, ours $ocpu, within 2%" \
 	awk -v a="${ucpu:-0}" -v b="${ocpu:--1}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= a * 0.02) }'
+# GrpTRESRaw is in whole minutes: RawUsage, in CPU-seconds, is the finer
+uraw=$(cat "$out/upstream.rawusage")
+oraw=$(cat "$out/ours.rawusage")
+check "GrpTRESMins: c/u2's RawUsage, upstream $uraw, ours $oraw, within 5%" \
+	awk -v a="${uraw:-0}" -v b="${oraw:--1}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= a * 0.05) }'
 read -r us ur uc <"$out/upstream.run"
 read -r os or oc <"$out/ours.run"
 check "GrpTRESRunMins: upstream holds Y at submit ($us $ur), TRESRunMins cpu $uc" \
 	test "$us" == PENDING -a "$ur" == AssocGrpCPURunMinutesLimit
 check "GrpTRESRunMins: ours holds Y the same ($os $or), TRESRunMins cpu $oc, as upstream's $uc" \
 	test "$os" == "$us" -a "$or" == "$ur" -a "$oc" == "$uc"
-read -r uy ux ut <"$out/upstream.run2"
-read -r oy ox ot <"$out/ours.run2"
-check "GrpTRESRunMins: under upstream Y starts while X runs, after a tick ($uy, X $ux, ${ut}s after X)" \
-	test "$uy" == RUNNING -a "$ux" == RUNNING -a "$ut" -ge 55
-check "GrpTRESRunMins: under ours too ($oy, X $ox, ${ot}s after X)" \
-	test "$oy" == RUNNING -a "$ox" == RUNNING -a "$ot" -ge 55
+# Y starts once a tick has given back what X used: a tick came after X
+# started, and Y started after it, while X runs (without that tick Y would
+# wait for X's end), within 90 s of it: nothing wakes slurmctld's scheduler
+# when a tick lowers TRESRunMins, so Y waits for its periodic pass
+# (sched_interval, 60 s by default; seen 0 to 31 s)
+read -r uy ux ut utk uty <"$out/upstream.run2"
+read -r oy ox ot otk oty <"$out/ours.run2"
+check "GrpTRESRunMins: under upstream Y starts while X runs, after a tick ($uy, X $ux, ${ut}s after X, tick ${utk}s after X, Y ${uty}s after the tick)" \
+	test "$uy" == RUNNING -a "$ux" == RUNNING -a "$utk" -gt 0 -a "$uty" -ge 0 -a "$uty" -le 90
+check "GrpTRESRunMins: under ours too ($oy, X $ox, ${ot}s after X, tick ${otk}s after X, Y ${oty}s after the tick)" \
+	test "$oy" == RUNNING -a "$ox" == RUNNING -a "$otk" -gt 0 -a "$oty" -ge 0 -a "$oty" -le 90
 finish
