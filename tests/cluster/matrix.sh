@@ -41,6 +41,9 @@
 #   stats          test-plugin-stats.sh: the plugin's own figures per cycle
 #                  (mfprio_stats, the DebugFlags=Priority line)
 #   flags          the differential over weights and flags (22.05 only)
+#   metrics        test-metrics.sh: the plugin's metrics file through
+#                  node_exporter and Prometheus against sshare and sprio,
+#                  and mfprio metrics --live under upstream's plugin
 #   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
 #                  a PriorityCalcPeriod (the newest live release; 22.05
 #                  runs it with the other test-*.sh)
@@ -160,6 +163,8 @@ checks_of() {
 		echo "loads test-plugin-loads.sh"
 		echo "usage test-plugin-usage.sh"
 		echo "stats test-plugin-stats.sh"
+		# Debian's release runs it with the other test-*.sh
+		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh"; fi
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
 			echo "replay test-replay.sh"
