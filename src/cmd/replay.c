@@ -9,6 +9,20 @@
  * stretches that begin or end inside a tick are charged per job.  So a
  * tick costs the associations plus the jobs that start or end in it, not
  * every running job.
+ *
+ * Under Fair Tree, the ticks no caller sees (not sampled, not the last)
+ * rank the tree on flat arrays (_ft_*): the usage sums in the order
+ * mf_tree_sum_usage() adds them, each level's keys computed as
+ * mf_fair_tree() computes them, each level kept sorted from one tick to
+ * the next (insertion sort: the order barely moves between ticks) by
+ * (level_fs, users first, the sibling's place), the total order whose
+ * sort is the one the core's stable merge sort gives, and the ranks given
+ * as it gives them, into a flat array of the jobs' fair-share factors
+ * that the pricing reads (the tree is left as the last sample left it).
+ * A NaN key (no total order) hands the tick to the core.  A year at a tick every five
+ * minutes is 105,120 ticks: the core's full computation at each (sums,
+ * shares, norms, a merge sort and an allocation per level) was most of a
+ * replay's time.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,13 +31,26 @@
 #include <glib.h>
 
 #include "job_fs_factor.h"
+#include "level_fs.h"
 #include "replay.h"
+#include "shares_norm.h"
 #include "usage_charge.h"
 
 double mf_replay_job_fs(const mf_assoc_t *assoc, const mf_fs_config_t *fs)
 {
 	return mf_job_fs_factor(assoc, fs->algo, fs->damp);
 }
+
+/* The jobs of the events a few ahead are fetched while this one is
+ * charged: they lie anywhere in a history of hundreds of megabytes. */
+#if defined(__GNUC__)
+#define PREFETCH_AHEAD(s, ev, n, k) do { \
+		if ((k) + 16 < (n)) \
+			__builtin_prefetch(&(s)->r->jobs[(ev)[(k) + 16].i]); \
+	} while (0)
+#else
+#define PREFETCH_AHEAD(s, ev, n, k) do { } while (0)
+#endif
 
 /* Sort keys: the jobs' indices by a time (seconds after the first tick,
  * clamped into 32 bits: 8 bytes an event, a history has millions), then by
@@ -33,29 +60,79 @@ typedef struct {
 	uint32_t i;
 } _ev_t;
 
-static int _by_time(const void *a, const void *b)
+/* Sort V (N events, built in increasing index) by time, then index: a
+ * stable radix sort of the times, two passes of 16 bits (a qsort of ten
+ * million events took seconds), TMP holding N. */
+static void _by_time_sort(_ev_t *v, size_t n, _ev_t *tmp)
 {
-	const _ev_t *x = a, *y = b;
+	size_t *cnt = g_new(size_t, 1 << 16);
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	for (int shift = 0; shift < 32; shift += 16) {
+		size_t sum = 0;
+
+		memset(cnt, 0, sizeof(size_t) << 16);
+		for (size_t i = 0; i < n; i++)
+			cnt[(v[i].t >> shift) & 0xffff]++;
+		for (size_t b = 0; b < 1 << 16; b++) {
+			size_t c = cnt[b];
+
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[cnt[(v[i].t >> shift) & 0xffff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	g_free(cnt);
 }
 
-/* A pending job at a tick: its priority and id, for ranks. */
-typedef struct {
-	uint32_t priority;
-	uint32_t job_id;
-} _pend_t;
-
-/* Highest priority first, then lowest job id. */
-static int _by_rank(const void *a, const void *b)
+/* A pending job at a tick, for ranks: a key that orders the highest
+ * priority first, then the lowest job id. */
+static inline uint64_t _rank_key(uint32_t priority, uint32_t job_id)
 {
-	const _pend_t *x = a, *y = b;
+	return (uint64_t)(UINT32_MAX - priority) << 32 | job_id;
+}
 
-	if (x->priority != y->priority)
-		return x->priority > y->priority ? -1 : 1;
-	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
+/* Sort V (N keys) ascending: quicksort, insertion sort for the short
+ * runs (qsort() and its comparisons through a pointer were a tenth of a
+ * replay's time). */
+static void _sort_keys(uint64_t *v, size_t n)
+{
+	while (n > 16) {
+		uint64_t a = v[0], b = v[n / 2], c = v[n - 1], pivot, t;
+		size_t i = 0, j = n - 1;
+
+		pivot = a < b ? (b < c ? b : a < c ? c : a) :
+				(a < c ? a : b < c ? c : b);
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		/* [0, j] and [j + 1, n): the shorter one first */
+		if (j + 1 < n - j - 1) {
+			_sort_keys(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			_sort_keys(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 /* The charge of BILLING over [FROM, TO] of a job that started at START
@@ -89,9 +166,40 @@ static int64_t _eff_start(const mf_replay_job_t *j, time_t first)
 	return j->start < first ? first : j->start;
 }
 
+/* Fair Tree on flat arrays (positions in tree->order). */
+typedef struct {
+	uint32_t owner;          /* the fs_parent of the level */
+	uint32_t first, cnt;     /* its fs_children: kid[first, first + cnt) */
+} _ft_lvl_t;
+
+enum { FT_ACCOUNT, FT_USER, FT_PARENT_ACCOUNT, FT_PARENT_USER };
+
+typedef struct {
+	bool on;
+	uint32_t n, users, root;
+	uint32_t *sum_p;         /* the accounts, in post-order */
+	uint32_t *sum_first, *sum_cnt;  /* their children in add_c */
+	uint32_t *add_c;
+	uint32_t n_sum, n_add;
+	long double *u;          /* usage_raw, summed */
+	long double *lfs;        /* level_fs */
+	double *sn;              /* shares_norm (constant over a replay) */
+	uint8_t *kind;
+	uint32_t *orig;          /* place among its siblings (fs_children) */
+	uint32_t *lvl;           /* an account's level (UINT32_MAX: none) */
+	_ft_lvl_t *lvls;
+	uint32_t n_lvls;
+	uint32_t *kid;           /* each level's children, last tick's order */
+	uint32_t *tmp;           /* merge sort scratch */
+	double *fs;              /* mf_replay_job_fs() of each, this tick */
+	double *of_rank;         /* rank / users, for each rank */
+	mf_assoc_t **a;          /* tree->order */
+} _ft_t;
+
 typedef struct {
 	const mf_replay_t *r;
 	mf_replay_out_t *out;
+	_ft_t ft;
 	uint32_t *aidx;          /* assoc index -> position in tree->order */
 	long double *own;        /* charged to each association itself */
 	long double *rate;       /* billing running through, per position */
@@ -100,7 +208,7 @@ typedef struct {
 	size_t n_starts, n_ends, n_elig;
 	size_t p_start, p_end, p_elig, p_next;   /* cursors */
 	GArray *pending;         /* uint32_t job indices */
-	_pend_t *ranked;
+	uint64_t *ranked;        /* _rank_key()s */
 	size_t ranked_cap;
 	bool reset_done;
 } _run_t;
@@ -110,6 +218,7 @@ static void _events(_run_t *s)
 {
 	const mf_replay_t *r = s->r;
 	size_t ns = 0, ne = 0, nl = 0;
+	_ev_t *tmp;
 
 	/* counted first: each array as long as it needs */
 	for (size_t i = 0; i < r->job_cnt; i++) {
@@ -142,9 +251,11 @@ static void _events(_run_t *s)
 			s->ends[s->n_ends++] = (_ev_t) { _off(r, j->end),
 							 (uint32_t)i };
 	}
-	qsort(s->starts, s->n_starts, sizeof(_ev_t), _by_time);
-	qsort(s->ends, s->n_ends, sizeof(_ev_t), _by_time);
-	qsort(s->elig, s->n_elig, sizeof(_ev_t), _by_time);
+	tmp = g_new(_ev_t, MAX(MAX(ns, ne), MAX(nl, 1)));
+	_by_time_sort(s->starts, s->n_starts, tmp);
+	_by_time_sort(s->ends, s->n_ends, tmp);
+	_by_time_sort(s->elig, s->n_elig, tmp);
+	g_free(tmp);
 }
 
 /* Steps 1-3 of a tick at NOW after PREV (F: this tick's decay). */
@@ -167,6 +278,7 @@ static void _usage(_run_t *s, time_t prev, time_t now, double d, double f)
 		int64_t es = _eff_start(j, r->first);
 		uint32_t a = s->aidx[j->assoc];
 
+		PREFETCH_AHEAD(s, s->ends, s->n_ends, s->p_end);
 		if (es > prev)
 			continue;       /* started in this tick: below */
 		if (!--s->running[a])
@@ -190,6 +302,7 @@ static void _usage(_run_t *s, time_t prev, time_t now, double d, double f)
 		int64_t es = _eff_start(j, r->first);
 		uint32_t a = s->aidx[j->assoc];
 
+		PREFETCH_AHEAD(s, s->starts, s->n_starts, s->p_start);
 		if (j->end && j->end <= now) {
 			s->own[a] += at_end * _charge(j->billing, (time_t)es,
 						      (time_t)j->end, prev,
@@ -235,6 +348,233 @@ static void _fairshare(_run_t *s)
 		s->reset_done = true;
 	}
 	mf_fairshare_compute(t, &s->r->conf->fs);
+	if (s->ft.on)
+		for (uint32_t p = 0; p < s->ft.n; p++)
+			s->ft.fs[p] = mf_replay_job_fs(s->ft.a[p],
+						       &s->r->conf->fs);
+}
+
+/* --- Fair Tree between samples ------------------------------------- */
+
+/* mf_tree_sum_usage()'s sums: an account's usage is its own plus each
+ * child's whole subtree, child after child (the children's sums done
+ * first).  The accounts in an order where each comes after its
+ * descendants (post-order), each with its children. */
+static void _ft_sum_prog(_ft_t *f, GHashTable *pos, const mf_assoc_t *a)
+{
+	uint32_t first;
+
+	if (!a->children)
+		return;
+	for (guint i = 0; i < a->children->len; i++)
+		_ft_sum_prog(f, pos, a->children->pdata[i]);
+	first = f->n_add;
+	for (guint i = 0; i < a->children->len; i++)
+		f->add_c[f->n_add++] = GPOINTER_TO_UINT(
+			g_hash_table_lookup(pos, a->children->pdata[i])) - 1;
+	f->sum_p[f->n_sum] = GPOINTER_TO_UINT(g_hash_table_lookup(pos, a)) - 1;
+	f->sum_first[f->n_sum] = first;
+	f->sum_cnt[f->n_sum++] = a->children->len;
+}
+
+/* Ready the flat Fair Tree of tree T (POS: association -> position + 1). */
+static void _ft_init(_ft_t *f, mf_tree_t *t, GHashTable *pos)
+{
+	uint32_t n = t->order->len, nk = 0;
+
+	f->n = n;
+	f->users = t->user_count;
+	f->a = (mf_assoc_t **)t->order->pdata;
+	f->root = GPOINTER_TO_UINT(g_hash_table_lookup(pos, t->root)) - 1;
+	f->add_c = g_new(uint32_t, n);
+	f->sum_p = g_new(uint32_t, n);
+	f->sum_first = g_new(uint32_t, n);
+	f->sum_cnt = g_new(uint32_t, n);
+	_ft_sum_prog(f, pos, t->root);
+	f->u = g_new(long double, n);
+	f->lfs = g_new(long double, n);
+	f->sn = g_new(double, n);
+	f->kind = g_new(uint8_t, n);
+	f->orig = g_new0(uint32_t, n);
+	f->lvl = g_new(uint32_t, n);
+	f->lvls = g_new(_ft_lvl_t, n);
+	f->kid = g_new(uint32_t, n);
+	f->tmp = g_new(uint32_t, n);
+	f->fs = g_new0(double, n);
+	f->of_rank = g_new(double, (gsize)f->users + 1);
+	for (uint32_t k = 0; k <= f->users; k++)
+		f->of_rank[k] = (double)k / (double)f->users;
+	/* shares depend on the shape only: once for the whole replay */
+	mf_shares_norm(t, MF_SHARES_LOCAL);
+	for (uint32_t p = 0; p < n; p++) {
+		const mf_assoc_t *a = f->a[p];
+
+		f->sn[p] = a->shares_norm;
+		f->kind[p] = (uint8_t)((a->user ? FT_USER : FT_ACCOUNT) +
+				       (mf_assoc_is_parent_fs(a) ? 2 : 0));
+		f->lvl[p] = UINT32_MAX;
+		if (!a->fs_children)
+			continue;
+		f->lvl[p] = f->n_lvls;
+		f->lvls[f->n_lvls++] = (_ft_lvl_t) { p, nk, a->fs_children->len };
+		for (guint i = 0; i < a->fs_children->len; i++) {
+			uint32_t c = GPOINTER_TO_UINT(g_hash_table_lookup(
+				pos, a->fs_children->pdata[i])) - 1;
+
+			f->orig[c] = i;
+			f->kid[nk++] = c;
+		}
+	}
+	f->on = f->lvl[f->root] != UINT32_MAX;
+}
+
+static void _ft_free(_ft_t *f)
+{
+	g_free(f->add_c);
+	g_free(f->sum_p);
+	g_free(f->sum_first);
+	g_free(f->sum_cnt);
+	g_free(f->u);
+	g_free(f->lfs);
+	g_free(f->sn);
+	g_free(f->kind);
+	g_free(f->orig);
+	g_free(f->lvl);
+	g_free(f->lvls);
+	g_free(f->kid);
+	g_free(f->tmp);
+	g_free(f->fs);
+	g_free(f->of_rank);
+}
+
+static inline bool _ft_is_user(const _ft_t *f, uint32_t p)
+{
+	return f->kind[p] == FT_USER || f->kind[p] == FT_PARENT_USER;
+}
+
+/* Does X come before Y?  The core's order (level_fs high first, users
+ * before accounts on a tie), ties left in the siblings' own order. */
+static inline bool _ft_before(const _ft_t *f, uint32_t x, uint32_t y)
+{
+	if (f->lfs[x] != f->lfs[y])
+		return f->lfs[x] > f->lfs[y];
+	if (_ft_is_user(f, x) != _ft_is_user(f, y))
+		return _ft_is_user(f, x);
+	return f->orig[x] < f->orig[y];
+}
+
+static void _ft_merge_sort(const _ft_t *f, uint32_t *v, uint32_t n,
+			   uint32_t *tmp)
+{
+	uint32_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n <= 1)
+		return;
+	_ft_merge_sort(f, v, half, tmp);
+	_ft_merge_sort(f, v + half, n - half, tmp);
+	while (i < half && j < n)
+		tmp[k++] = _ft_before(f, v[j], v[i]) ? v[j++] : v[i++];
+	while (i < half)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* Sort V (N positions): insertion sort while it costs little (last tick's
+ * order is nearly this one's), else a merge sort. */
+static void _ft_sort(const _ft_t *f, uint32_t *v, uint32_t n, uint32_t *tmp)
+{
+	size_t budget = 4 * (size_t)n + 16;
+
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = v[i], j = i;
+
+		while (j > 0 && _ft_before(f, x, v[j - 1])) {
+			v[j] = v[j - 1];
+			j--;
+			if (!--budget) {
+				v[j] = x;
+				_ft_merge_sort(f, v, n, tmp);
+				return;
+			}
+		}
+		v[j] = x;
+	}
+}
+
+typedef struct {
+	uint32_t rank, next;
+} _ft_rank_t;
+
+/* _rank_level() of level L (level_fs.c).  False on a NaN key. */
+static bool _ft_level(_ft_t *f, uint32_t l, _ft_rank_t *r, bool tied_in)
+{
+	const _ft_lvl_t *lv = &f->lvls[l];
+	uint32_t *k = f->kid + lv->first;
+	long double parent_raw = f->u[lv->owner];
+	long double prev = MF_LEVEL_FS_UNSET;
+
+	for (uint32_t i = 0; i < lv->cnt; i++) {
+		uint32_t p = k[i];
+		long double x;
+
+		switch (f->kind[p]) {
+		case FT_PARENT_USER:
+			x = (long double)INFINITY;
+			break;
+		case FT_PARENT_ACCOUNT:
+			x = MF_LEVEL_FS_UNSET;
+			break;
+		default:
+			if (f->sn[p] == 0.0) {
+				x = 0.0L;
+			} else {
+				long double efctv = parent_raw != 0.0L ?
+					f->u[p] / parent_raw : 0.0L;
+
+				x = (long double)f->sn[p] / efctv;
+			}
+		}
+		if (isnan(x))
+			return false;
+		f->lfs[p] = x;
+	}
+	_ft_sort(f, k, lv->cnt, f->tmp);
+	for (uint32_t i = 0; i < lv->cnt; i++) {
+		uint32_t p = k[i];
+		bool tied = (i == 0 && tied_in) ? true : prev == f->lfs[p];
+
+		if (_ft_is_user(f, p)) {
+			if (!tied)
+				r->rank = r->next;
+			f->fs[p] = f->of_rank[r->rank];
+			r->next--;
+		} else if (f->lvl[p] != UINT32_MAX &&
+			   !_ft_level(f, f->lvl[p], r, tied)) {
+			return false;
+		}
+		prev = f->lfs[p];
+	}
+	return true;
+}
+
+/* The job fair-share factor of every association (FS) of a tick from OWN,
+ * as _fairshare() and mf_replay_job_fs() give them (an account's is 0, as
+ * Fair Tree gives accounts none: left as the core's last tick set it).
+ * False: not done (a NaN), the core must do it. */
+static bool _ft_tick(_ft_t *f, const long double *own)
+{
+	_ft_rank_t r = { f->users, f->users };
+
+	memcpy(f->u, own, f->n * sizeof(*own));
+	for (uint32_t k = 0; k < f->n_sum; k++) {
+		const uint32_t *c = f->add_c + f->sum_first[k];
+		long double sum = f->u[f->sum_p[k]];
+
+		for (uint32_t i = 0; i < f->sum_cnt[k]; i++)
+			sum += f->u[c[i]];
+		f->u[f->sum_p[k]] = sum;
+	}
+	return _ft_level(f, f->lvl[f->root], &r, false);
 }
 
 /* Is job J pending at NOW? */
@@ -285,26 +625,27 @@ static void _priorities(_run_t *s, time_t now, time_t next)
 
 	if (s->ranked_cap < p->len) {
 		s->ranked_cap = p->len * 2;
-		s->ranked = g_renew(_pend_t, s->ranked, s->ranked_cap);
+		s->ranked = g_renew(uint64_t, s->ranked, s->ranked_cap);
 	}
 	for (guint i = 0; i < p->len; i++) {
 		uint32_t ji = g_array_index(p, uint32_t, i);
 		const mf_replay_job_t *j = &r->jobs[ji];
-		double fs = mf_replay_job_fs(r->assoc[j->assoc], &r->conf->fs);
+		double fs = s->ft.on ? s->ft.fs[s->aidx[j->assoc]] :
+			    mf_replay_job_fs(r->assoc[j->assoc], &r->conf->fs);
+		uint32_t prio = r->price(j, fs, now, r->arg);
 
-		s->ranked[i].priority = r->price(j, fs, now, r->arg);
-		s->ranked[i].job_id = j->job_id;
+		s->ranked[i] = _rank_key(prio, j->job_id);
 		if (j->start && j->start <= next) {
-			s->out[ji].priority = s->ranked[i].priority;
+			s->out[ji].priority = prio;
 			s->out[ji].fs = (float)fs;
 			s->out[ji].pending = p->len;
 		}
 	}
-	qsort(s->ranked, p->len, sizeof(_pend_t), _by_rank);
+	_sort_keys(s->ranked, p->len);
 	for (guint i = 0; i < p->len; i++) {
 		uint32_t ji = g_array_index(p, uint32_t, i);
 		const mf_replay_job_t *j = &r->jobs[ji];
-		_pend_t key = { s->out[ji].priority, j->job_id };
+		uint64_t key = _rank_key(s->out[ji].priority, j->job_id);
 		size_t lo = 0, hi = p->len;
 
 		if (!j->start || j->start > next)
@@ -312,7 +653,7 @@ static void _priorities(_run_t *s, time_t now, time_t next)
 		while (lo < hi) {       /* first entry not before KEY */
 			size_t mid = (lo + hi) / 2;
 
-			if (_by_rank(&s->ranked[mid], &key) < 0)
+			if (s->ranked[mid] < key)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -357,9 +698,12 @@ long mf_replay_run(const mf_replay_t *r, mf_replay_out_t *out,
 		}
 		s.aidx[i] = p - 1;
 	}
+	if (c->fs.algo == MF_FS_FAIR_TREE)
+		_ft_init(&s.ft, r->tree, pos);
 	g_hash_table_destroy(pos);
 	for (size_t i = 0; i < r->job_cnt; i++)
 		if (r->jobs[i].assoc >= r->assoc_cnt) {
+			_ft_free(&s.ft);
 			g_free(s.aidx);
 			return mf_errprintf(errp, "replay: job %u: association "
 					    "index %u out of range",
@@ -395,7 +739,9 @@ long mf_replay_run(const mf_replay_t *r, mf_replay_out_t *out,
 		/* fair-share only when something reads it: the tree's usage
 		 * is not made of it */
 		starting = _pending(&s, now, now + c->calc_period);
-		if (starting || sample)
+		if ((starting || sample) &&
+		    (sample || !s.reset_done || !s.ft.on ||
+		     !_ft_tick(&s.ft, s.own)))
 			_fairshare(&s);
 		if (starting)
 			_priorities(&s, now, now + c->calc_period);
@@ -405,6 +751,7 @@ long mf_replay_run(const mf_replay_t *r, mf_replay_out_t *out,
 		ticks++;
 	}
 
+	_ft_free(&s.ft);
 	g_free(s.aidx);
 	g_free(s.own);
 	g_free(s.rate);

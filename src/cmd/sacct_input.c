@@ -5,6 +5,7 @@
  * line split in place.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,9 @@ static int _time(const char *s, int64_t *out)
 	int y, mon, d, h, mi, sec;
 
 	*out = 0;
-	if (!*s || !strcmp(s, "Unknown") || !strcmp(s, "None"))
+	if (!*s)
+		return 0;
+	if (*s > '9' && (!strcmp(s, "Unknown") || !strcmp(s, "None")))
 		return 0;
 	if (strlen(s) == 19 && s[4] == '-' && s[7] == '-' && s[10] == 'T' &&
 	    s[13] == ':' && s[16] == ':' && _digits(s, 4, &y) &&
@@ -102,14 +105,33 @@ static int _count(const char *s, size_t len, double *out)
 {
 	char buf[64], *end;
 	double v, mul = 1;
+	uint64_t n = 0;
+	size_t i = 0;
 
 	if (!len || len >= sizeof(buf))
 		return -1;
+	/* whole numbers (all sacct prints but fractions of a unit), without
+	 * a copy and strtod: exactly the double strtod gives below 2^53 */
+	for (; i < len && i < 15 && s[i] >= '0' && s[i] <= '9'; i++)
+		n = n * 10 + (uint64_t)(s[i] - '0');
+	if (i && (i == len || (i == len - 1 && strchr("KMGTP", s[i]) &&
+			       s[i]))) {
+		if (i == len - 1)
+			for (const char *u = "KMGTP"; *u; u++) {
+				mul *= 1024;
+				if (*u == s[i])
+					break;
+			}
+		*out = (double)n * mul;
+		return 0;
+	}
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	if (buf[0] < '0' || buf[0] > '9')
 		return -1;
 	v = strtod(buf, &end);
+	if (!isfinite(v))
+		return -1;
 	if (*end) {
 		const char *u = strchr("KMGTP", *end);
 
@@ -152,40 +174,110 @@ static int _tres(const char *s, double *billing, double *cpu, double *node,
 	return 0;
 }
 
-static uint32_t _intern(mf_sacct_t *h, GHashTable *idx, GPtrArray *names,
-			const char *s)
-{
-	gpointer v;
-	char *copy;
+/* The interning tables: open addressing, each slot an index into the
+ * names (+ 1, 0: empty) and its hash, so that a lookup hashes the fields
+ * where they lie in the line (no key put together, nothing allocated)
+ * and compares names only on equal hashes: three lookups a record, ten
+ * million records in a year. */
+struct mf_sacct_itab {
+	uint32_t *slot;
+	uint32_t *hash;
+	uint32_t mask;           /* slots - 1, a power of two less one */
+	uint32_t used;
+};
 
-	if (g_hash_table_lookup_extended(idx, s, NULL, &v))
-		return GPOINTER_TO_UINT(v);
-	copy = g_string_chunk_insert_const(h->names, s);
-	g_ptr_array_add(names, copy);
-	g_hash_table_insert(idx, copy, GUINT_TO_POINTER(names->len - 1));
+static mf_sacct_itab_t *_itab_new(void)
+{
+	mf_sacct_itab_t *t = g_new0(mf_sacct_itab_t, 1);
+
+	t->mask = 63;
+	t->slot = g_new0(uint32_t, 64);
+	t->hash = g_new(uint32_t, 64);
+	return t;
+}
+
+static void _itab_free(mf_sacct_itab_t *t)
+{
+	if (!t)
+		return;
+	g_free(t->slot);
+	g_free(t->hash);
+	g_free(t);
+}
+
+/* FNV-1a of S, on from H. */
+static uint32_t _hash(const char *s, uint32_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* Add index I of hash H (not there yet); the table doubles at half
+ * full. */
+static void _itab_add(mf_sacct_itab_t *t, uint32_t h, uint32_t i)
+{
+	uint32_t k;
+
+	if (2 * (t->used + 1) > t->mask + 1) {
+		uint32_t *os = t->slot, *oh = t->hash, on = t->mask + 1;
+
+		t->mask = 2 * on - 1;
+		t->slot = g_new0(uint32_t, 2 * on);
+		t->hash = g_new(uint32_t, 2 * on);
+		t->used = 0;
+		for (uint32_t j = 0; j < on; j++)
+			if (os[j])
+				_itab_add(t, oh[j], os[j] - 1);
+		g_free(os);
+		g_free(oh);
+	}
+	for (k = h & t->mask; t->slot[k]; k = (k + 1) & t->mask)
+		;
+	t->slot[k] = i + 1;
+	t->hash[k] = h;
+	t->used++;
+}
+
+static uint32_t _intern(mf_sacct_t *h, mf_sacct_itab_t *idx,
+			GPtrArray *names, const char *s)
+{
+	uint32_t hv = _hash(s, 2166136261u);
+
+	for (uint32_t k = hv & idx->mask; idx->slot[k];
+	     k = (k + 1) & idx->mask) {
+		uint32_t i = idx->slot[k] - 1;
+
+		if (idx->hash[k] == hv && !strcmp(names->pdata[i], s))
+			return i;
+	}
+	g_ptr_array_add(names, g_string_chunk_insert_const(h->names, s));
+	_itab_add(idx, hv, names->len - 1);
 	return names->len - 1;
 }
 
 static uint32_t _intern_assoc(mf_sacct_t *h, const char *acct,
 			      const char *user, const char *part)
 {
-	char *key = g_strconcat(acct, "\n", user, "\n", part, NULL);
-	gpointer v;
+	mf_sacct_itab_t *idx = h->assoc_idx;
+	uint32_t hv = _hash(part, _hash(user, _hash(acct, 2166136261u) *
+					16777619u) * 16777619u);
 	uint32_t i;
 
-	if (g_hash_table_lookup_extended(h->assoc_idx, key, NULL, &v)) {
-		g_free(key);
-		return GPOINTER_TO_UINT(v);
+	for (uint32_t k = hv & idx->mask; idx->slot[k];
+	     k = (k + 1) & idx->mask) {
+		i = idx->slot[k] - 1;
+		if (idx->hash[k] == hv && !strcmp(h->acct->pdata[i], acct) &&
+		    !strcmp(h->user->pdata[i], user) &&
+		    !strcmp(h->assoc_part->pdata[i], part))
+			return i;
 	}
 	i = h->acct->len;
 	g_ptr_array_add(h->acct, g_string_chunk_insert_const(h->names, acct));
 	g_ptr_array_add(h->user, g_string_chunk_insert_const(h->names, user));
 	g_ptr_array_add(h->assoc_part,
 			g_string_chunk_insert_const(h->names, part));
-	g_hash_table_insert(h->assoc_idx,
-			    g_string_chunk_insert(h->names, key),
-			    GUINT_TO_POINTER(i));
-	g_free(key);
+	_itab_add(idx, hv, i);
 	return i;
 }
 
@@ -219,9 +311,9 @@ static mf_sacct_t *_new(const char *path, guint lines)
 	h->part = g_ptr_array_new();
 	h->qos = g_ptr_array_new();
 	h->names = g_string_chunk_new(1 << 16);
-	h->assoc_idx = g_hash_table_new(g_str_hash, g_str_equal);
-	h->part_idx = g_hash_table_new(g_str_hash, g_str_equal);
-	h->qos_idx = g_hash_table_new(g_str_hash, g_str_equal);
+	h->assoc_idx = _itab_new();
+	h->part_idx = _itab_new();
+	h->qos_idx = _itab_new();
 	return h;
 }
 
@@ -237,9 +329,9 @@ void mf_sacct_free(mf_sacct_t *h)
 	g_ptr_array_unref(h->part);
 	g_ptr_array_unref(h->qos);
 	g_string_chunk_free(h->names);
-	g_hash_table_destroy(h->assoc_idx);
-	g_hash_table_destroy(h->part_idx);
-	g_hash_table_destroy(h->qos_idx);
+	_itab_free(h->assoc_idx);
+	_itab_free(h->part_idx);
+	_itab_free(h->qos_idx);
 	g_free(h);
 }
 
@@ -301,6 +393,12 @@ static int _record(mf_sacct_t *h, char **f, uint32_t line,
 		cpu = rc;
 	if (node < 0)
 		node = rn;
+	/* a count with a unit (cpu=4T) or past 32 bits means nothing */
+	if (cpu > UINT32_MAX || node > UINT32_MAX)
+		return mf_errprintf(errp, "job %s: %s=%.0f in its TRES: more "
+				    "than a job can have", f[F_ID],
+				    cpu > UINT32_MAX ? "cpu" : "node",
+				    cpu > UINT32_MAX ? cpu : node);
 	j->cpus = cpu > 0 ? (uint32_t)cpu : 1;
 	j->nodes = node > 0 ? (uint32_t)node : 1;
 	j->assoc = _intern_assoc(h, f[F_ACCT], f[F_USER], f[F_PART]);

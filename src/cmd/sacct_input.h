@@ -39,6 +39,8 @@
 	"State,AllocTRES,ReqTRES"
 #define MF_SACCT_CMD "sacct -a -P -n -X -S START -E END -o " MF_SACCT_FIELDS
 
+typedef struct mf_sacct_itab mf_sacct_itab_t;
+
 typedef struct {
 	char *path;
 	GArray *jobs;            /* mf_replay_job_t, in file order */
@@ -53,7 +55,7 @@ typedef struct {
 
 	/* private */
 	GStringChunk *names;
-	GHashTable *assoc_idx, *part_idx, *qos_idx;
+	mf_sacct_itab_t *assoc_idx, *part_idx, *qos_idx;
 } mf_sacct_t;
 
 /* Read PATH.  Returns the history, or NULL with errp naming PATH and the

@@ -221,6 +221,16 @@ sed '3s/billing=1,cpu=1/billing=one,cpu=1/' "$D/sacct" >"$T/garbage"
 run $IN "$T/garbage"
 refused "a garbage TRES count" 1 \
 	"$T/garbage:3: job 3: AllocTRES entry 'billing=one': not TYPE=COUNT"
+sed '2s/billing=4,cpu=4,/billing=4,cpu=4T,/' "$D/sacct" >"$T/garbage"
+# shellcheck disable=SC2086
+run $IN "$T/garbage"
+refused "a CPU count past 32 bits (found by fuzz_sacct)" 1 \
+	"$T/garbage:2: job 2: cpu=4398046511104 in its TRES: more than a job can have"
+sed '2s/billing=4,cpu=4,/billing=1e999,cpu=4,/' "$D/sacct" >"$T/garbage"
+# shellcheck disable=SC2086
+run $IN "$T/garbage"
+refused "an infinite billing count" 1 \
+	"$T/garbage:2: job 2: AllocTRES entry 'billing=1e999': not TYPE=COUNT"
 sed '4s/^4|/4.batch|/' "$D/sacct" >"$T/garbage"
 # shellcheck disable=SC2086
 run $IN "$T/garbage"

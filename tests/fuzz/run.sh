@@ -28,14 +28,15 @@ build=${MFPRIO_FUZZ_BUILD:-$top/_build/fuzz}
 secs=${MFPRIO_FUZZ_TIME:-12}
 jobs=${MFPRIO_FUZZ_JOBS:-1}
 cc=${CC:-clang}
-all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist usage_record state_files)
+all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist usage_record state_files sacct)
 read -r -a names <<<"${MFPRIO_FUZZ_ONLY:-${all[*]}}"
 
 # the longest input each harness is given (bytes): the length of a real
 # dump of a few records, so that the fuzzer mutates structure, not bulk
 declare -A maxlen=([slurm_conf]=4096 [jobs]=8192 [jobs_json]=16384 [qos]=1024
 		   [sacctmgr]=2048 [sshare]=1024 [assoc_mgr]=4096
-		   [timestr]=64 [hostlist]=128 [usage_record]=2048 [state_files]=512)
+		   [timestr]=64 [hostlist]=128 [usage_record]=2048 [state_files]=512
+		   [sacct]=2048)
 
 die() { echo "fuzz: $*" >&2; exit 2; }
 command -v "$cc" >/dev/null || die "no $cc: install clang (tests/install-deps)"
@@ -59,7 +60,7 @@ libs=($(pkg-config --libs glib-2.0) -lm)
 # (src/input), and the readers of the command (not its subcommands)
 srcs=("$top"/src/core/*.c "$top"/src/input/*.c "$top"/src/cmd/snapshot.c "$top"/src/cmd/assoc_mgr.c
       "$top"/src/cmd/dump_header.c "$top"/src/cmd/jobs_input.c
-      "$top"/src/cmd/jobs_json.c)
+      "$top"/src/cmd/jobs_json.c "$top"/src/cmd/sacct_input.c)
 cflags+=($(pkg-config --cflags json-glib-1.0))
 libs=($(pkg-config --libs json-glib-1.0) "${libs[@]}")
 objs=()
