@@ -1,26 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * adapter: what differs between Slurm releases, behind one interface.
+ * access: the accessors into slurmctld's structures, each hiding one
+ * difference between Slurm releases behind one name.  The bottom of the
+ * plugin: the files here call nothing of the engine or the entry points
+ * above them (where the engine must act per item, it passes a function,
+ * as to mfa_job_each_qos()).
  *
- * The engine (src/plugin/engine/) decides what is computed, when, and under
- * which locks; the adapter (this directory) is the only code that knows the
- * release it is built for (releases.h, from SLURM_VERSION_NUMBER):
- *   - family_*.c export that release family's priority_p_* entry points
- *     and forward them to the engine (mfp_* in engine/mfp_internal.h);
- *     entry_common.c the ones every release shares;
- *   - factors.c keeps a job's weighted factors and its per-partition (and,
- *     from 24.11, per-QOS) priorities where that release's slurmctld and
- *     sprio read them, and builds sprio's list in that release's shape;
- *   - compat.c wraps the few slurmctld calls whose name or signature moved.
+ * The plugin's layers, from the top:
+ *   - src/plugin/entry/: family_*.c export one release family's whole
+ *     surface (entry_common.c what every release shares) and call the
+ *     engine's mfp_entry.h;
+ *   - src/plugin/engine/: what is computed, when, and under which locks,
+ *     the same for every release;
+ *   - src/plugin/access/ (this directory), the only code besides the
+ *     entry files that knows the release it is built for (releases.h, from
+ *     SLURM_VERSION_NUMBER):
+ *       - factors.c keeps a job's weighted factors and its per-partition
+ *         (and, from 24.11, per-QOS) priorities where that release's
+ *         slurmctld and sprio read them;
+ *       - sprio.c (sprio.h) makes sprio's objects in that release's shape;
+ *       - compat.c wraps the few slurmctld calls whose name or signature
+ *         moved;
+ *   - src/core/: the formulas, with no Slurm header.
  *
  * Locking is the caller's, as stated per function; nothing here takes a
  * slurmctld lock except where said.  Nothing here fails: a job without
  * what a function needs is left as it is.
  */
-#ifndef MFPRIO_PLUGIN_ADAPTER_ADAPTER_H
-#define MFPRIO_PLUGIN_ADAPTER_ADAPTER_H
+#ifndef MFPRIO_PLUGIN_ACCESS_ACCESS_H
+#define MFPRIO_PLUGIN_ACCESS_ACCESS_H
 
-#include "src/plugin/adapter/slurm.h"
+#include "src/plugin/access/slurm.h"
 
 #include "src/core/priority.h"
 
@@ -86,16 +96,6 @@ typedef struct {
  * without an association (its release leaves the QOS's TRES alone then). */
 int mfa_qos_run_totals(slurmdb_qos_rec_t *qos, job_record_t *job,
 		       mfa_run_total_t *totals);
-
-/* --- sprio --- */
-
-/*
- * The list of factors sprio asks for, in the release's shape; NULL when
- * there is nothing to show.  REQ is sprio's request (22.05 to 23.11; NULL
- * from 24.05, where slurmctld filters).  Takes slurmctld's job read lock
- * itself where the release's caller does not hold it.
- */
-list_t *mfa_factors_list(void *req, uid_t uid);
 
 /* --- calls that moved --- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * adapter/slurm.h: the Slurm headers the plugin needs, chosen for the
+ * access/slurm.h: the Slurm headers the plugin needs, chosen for the
  * release it is built against (releases.h), in one place, and weak
  * references to everything that only slurmctld defines.  The engine
  * includes this and nothing else of Slurm's.
@@ -12,8 +12,8 @@
  * load, and mfp_in_controller() tells the two cases apart.  Never touch a
  * controller symbol without checking mfp_in_controller() first.
  */
-#ifndef MFPRIO_PLUGIN_ADAPTER_SLURM_H
-#define MFPRIO_PLUGIN_ADAPTER_SLURM_H
+#ifndef MFPRIO_PLUGIN_ACCESS_SLURM_H
+#define MFPRIO_PLUGIN_ACCESS_SLURM_H
 
 /*
  * mfprio's config.h (the build directory comes first on the include path,
@@ -36,7 +36,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurm/slurm_version.h"
 
-#include "src/plugin/adapter/releases.h"
+#include "src/plugin/access/releases.h"
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
