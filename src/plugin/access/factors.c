@@ -12,7 +12,7 @@
  *
  * sprio's list is access/sprio.c's.  Nothing here calls the engine.
  */
-#include "src/plugin/access/access.h"
+#include "src/plugin/access/factors.h"
 
 #if MFA_HAS_PRIORITY_FACTORS_T
 typedef priority_factors_t mfa_pf_t;

@@ -9,8 +9,8 @@
  * slurmctld the controller's globals (job_list, cluster_cpus, ...) and
  * functions (lock_slurmctld, ...) resolve at load time.  Inside sshare they
  * do not exist: weak references resolve to NULL instead of failing the
- * load, and mfp_in_controller() tells the two cases apart.  Never touch a
- * controller symbol without checking mfp_in_controller() first.
+ * load, and mfa_in_controller() tells the two cases apart.  Never touch a
+ * controller symbol without checking mfa_in_controller() first.
  */
 #ifndef MFPRIO_PLUGIN_ACCESS_SLURM_H
 #define MFPRIO_PLUGIN_ACCESS_SLURM_H
@@ -99,7 +99,7 @@ extern uint32_t g_assoc_max_priority;
 
 /* True when loaded by slurmctld (its globals exist and it has set them up),
  * false in a client such as sshare. */
-static inline bool mfp_in_controller(void)
+static inline bool mfa_in_controller(void)
 {
 	return &cluster_cpus && &job_list && &slurmctld_tres_cnt &&
 		lock_slurmctld && (cluster_cpus != NO_VAL);

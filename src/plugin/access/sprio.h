@@ -21,7 +21,7 @@
 #ifndef MFPRIO_PLUGIN_ACCESS_SPRIO_H
 #define MFPRIO_PLUGIN_ACCESS_SPRIO_H
 
-#include "src/plugin/access/access.h"
+#include "src/plugin/access/slurm.h"
 
 /* One list being made: between mfa_sprio_begin() and mfa_sprio_end(). */
 typedef struct {

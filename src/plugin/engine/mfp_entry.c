@@ -23,7 +23,7 @@ int mfp_init(void)
 {
 	bool calc_fairshare = true;
 
-	if (!mfp_in_controller()) {
+	if (!mfa_in_controller()) {
 		/* a client (sshare): only the fs factor formula is used */
 		mfp_settings_client();
 		_controller = false;
