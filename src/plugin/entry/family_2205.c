@@ -6,7 +6,7 @@
  * job's priority once); sprio's list takes sprio's request and the plugin
  * takes the job read lock for it.
  */
-#include "src/plugin/access/access.h"
+#include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
 #include "src/plugin/engine/mfp_settings.h"
 #include "src/plugin/engine/mfp_sprio.h"

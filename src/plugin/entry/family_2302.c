@@ -8,7 +8,7 @@
  * thread starts (before it, init() starts it).  slurmctld holds the job
  * read lock around sprio's list.
  */
-#include "src/plugin/access/access.h"
+#include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
 #include "src/plugin/engine/mfp_settings.h"
 #include "src/plugin/engine/mfp_sprio.h"

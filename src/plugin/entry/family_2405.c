@@ -7,7 +7,7 @@
  * priority_p_recover()), but sprio's list is asked for with the user's id
  * only: slurmctld filters it itself, and holds the job read lock.
  */
-#include "src/plugin/access/access.h"
+#include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
 #include "src/plugin/engine/mfp_settings.h"
 #include "src/plugin/engine/mfp_sprio.h"

@@ -8,7 +8,7 @@
  * priority_p_set_assoc_usage()), where slurmctld and sshare read it.
  * fini() returns nothing.
  */
-#include "src/plugin/access/access.h"
+#include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
 #include "src/plugin/engine/mfp_sprio.h"
 
