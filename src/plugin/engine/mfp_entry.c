@@ -5,9 +5,6 @@
  * usage in mfp_decay.c, job priorities in mfp_jobs.c, sprio's list in
  * mfp_sprio.c, fair-share through mfp_tree.c into the core.
  */
-#include <inttypes.h>
-#include <math.h>
-
 #include "mfp_entry.h"
 #include "mfp_decay.h"
 #include "mfp_jobs.h"
