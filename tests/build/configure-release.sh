@@ -104,12 +104,12 @@ while IFS= read -r v; do
 	tree "$work/t-$v" "$v"
 	expect_ok "table-$v" "family for Slurm $v\.\.\. $fam" SLURMCTLD=none -- \
 		--with-slurm-source="$work/t-$v"
-	# and the plugin's own choice (src/plugin/adapter/releases.h, from
+	# and the plugin's own choice (src/plugin/access/releases.h, from
 	# slurm_version.h and the src/release_table.h configure wrote) is the
 	# table's family
 	printf '#include "releases.h"\n#if MFA_FAMILY != MFA_FAMILY_%s\n#error family\n#endif\n' \
 		"${fam/./}" >"$work/family.c"
-	if gcc -fsyntax-only -I"$work/t-$v" -I"$top/src/plugin/adapter" -I"$work/b-table-$v/src" "$work/family.c" \
+	if gcc -fsyntax-only -I"$work/t-$v" -I"$top/src/plugin/access" -I"$work/b-table-$v/src" "$work/family.c" \
 		>"$work/family-$v.log" 2>&1; then
 		ok "releases.h chooses family $fam for $v, as the table says"
 	else

@@ -10,7 +10,7 @@
 # cycle's line.  The metrics file (PriorityParameters=mfprio_metrics_file=)
 # of that cycle has sshare's fair-share figures and sprio's pending jobs.
 # Then sprio, sshare, a reconfigure and a job's end: no
-# entry point read the settings outside its scope (mfp_internal.h).
+# entry point read the settings outside its scope (mfp_settings.h).
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
 

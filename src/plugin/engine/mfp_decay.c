@@ -32,7 +32,9 @@
 #include <sys/prctl.h>
 #include <sys/time.h>
 
-#include "mfp_internal.h"
+#include "mfp_decay.h"
+#include "mfp_jobs.h"
+#include "mfp_settings.h"
 #include "mfp_metrics.h"
 #include "mfp_record.h"
 #include "mfp_runs.h"

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mfp_jobs: job priorities through the core (src/core/priority.h), and
- * what sprio's list needs of them.
+ * mfp_jobs: job priorities through the core (the contract is in
+ * mfp_jobs.h).
  *
  * slurmctld keeps a job's weighted factors (sprio and the QOS usage
  * threshold read them) and, for a job eligible in several partitions (or,
  * from 24.11, asking for several QOS), one priority per partition and QOS,
  * in the order of job_ptr->part_ptr_list sorted by PriorityTier with
- * slurmctld's own comparator.  Where a release keeps them is the adapter's
- * business (mfa_factors_store, mfa_job_prio_array).
+ * slurmctld's own comparator.  Where a release keeps them is the
+ * accessors' business (mfa_factors_store, mfa_job_prio_array).
  */
 #include <math.h>
 
-#include "mfp_internal.h"
+#include "mfp_jobs.h"
+#include "mfp_settings.h"
 #include "mfp_tree.h"
 
 #include "src/core/part_factor.h"
@@ -95,10 +96,10 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 			      bool locked)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	uint32_t tres_cnt = mfp_conf.tres ? mfp_conf.tres->cnt : 0;
+	uint32_t tres_cnt = mfp_conf.prio.tres ? mfp_conf.prio.tres->cnt : 0;
 	uint64_t job_tres[tres_cnt ? tres_cnt : 1];
 	double r_buf[2 * (tres_cnt ? tres_cnt : 1)];
-	mf_prio_config_t cfg = { 0 };
+	mf_prio_config_t cfg;
 	mf_prio_job_t job = { 0 };
 	mf_prio_result_t r;
 	mf_part_t part;
@@ -116,20 +117,10 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 		return 0;
 	}
 
-	cfg.weight_age = mfp_conf.weight_age;
-	cfg.weight_assoc = mfp_conf.weight_assoc;
-	cfg.weight_fs = mfp_conf.weight_fs;
-	cfg.weight_js = mfp_conf.weight_js;
-	cfg.weight_part = mfp_conf.weight_part;
-	cfg.weight_qos = mfp_conf.weight_qos;
-	cfg.tres = mfp_conf.tres;
-	cfg.weight_tres = mfp_conf.weight_tres;
-	cfg.max_age = mfp_conf.max_age;
-	cfg.favor_small = mfp_conf.favor_small;
-	cfg.flags = mfp_conf.mf_flags;
+	/* the settings as they are, with the cluster's live figures */
+	cfg = mfp_conf.prio;
 	cfg.cluster_cpus = cluster_cpus;
 	cfg.node_count = mfa_node_count();
-	cfg.release = MFA_CORE_RELEASE;
 	cfg.part_max_priority = part_max_priority ? part_max_priority : 1;
 	cfg.qos_max_priority = g_qos_max_priority;
 	cfg.assoc_max_priority = g_assoc_max_priority;
@@ -169,7 +160,7 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 		job.has_assoc = true;
 		job.assoc_priority = job_ptr->assoc_ptr->priority;
 	}
-	if (mfp_conf.weight_fs)
+	if (mfp_conf.prio.weight_fs)
 		job.fs_factor = _job_fs_factor(job_ptr);
 	if (!locked)
 		assoc_mgr_unlock(&locks);
@@ -178,7 +169,7 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 	if (r.clamped)
 		error("mfprio: %pJ priority %.0f is beyond 32 bits; using "
 		      "%u", job_ptr, r.sum, prio);
-	mfa_factors_store(job_ptr, &r, mfp_conf.weight_tres, tres_cnt);
+	mfa_factors_store(job_ptr, &r, mfp_conf.prio.weight_tres, tres_cnt);
 	_prio_array(job_ptr, &cfg, &job, &r, locked);
 	log_flag(PRIO, "mfprio: %pJ age %.2f assoc %.2f fs %.2f js %.2f part "
 		 "%.2f qos %.2f tres %.2f site %"PRId64" nice %"PRId64" = %u",
@@ -209,7 +200,7 @@ int mfp_job_reprioritize(void *x, void *arg)
 	}
 	pass->recomputed++;
 	prio = _job_priority(job_ptr, pass->now, pass->assoc_locked);
-	prio = mf_priority_incr_only(mfp_conf.mf_flags, job_ptr->priority,
+	prio = mf_priority_incr_only(mfp_conf.prio.flags, job_ptr->priority,
 				     prio);
 	/* only a new value is news for the job list's readers */
 	if (prio != job_ptr->priority) {
@@ -326,20 +317,20 @@ void mfp_job_part_terms(job_record_t *job_ptr, part_record_t *part_ptr,
 		*w_part = mf_part_factor(part_ptr->priority_job_factor,
 					 part_max_priority ?
 					 part_max_priority : 1,
-					 mfp_conf.mf_flags) *
-			(double) mfp_conf.weight_part;
-		if (w_tres && tres_cnt && mfp_conf.weight_tres) {
+					 mfp_conf.prio.flags) *
+			(double) mfp_conf.prio.weight_part;
+		if (w_tres && tres_cnt && mfp_conf.prio.weight_tres) {
 			uint64_t tres[tres_cnt];
 
 			_job_tres(job_ptr, tres, tres_cnt);
 			mf_tres_factors(tres, part_ptr->tres_cnt, tres_cnt,
-					mfp_conf.mf_flags, w_tres);
-			(void) mf_tres_weigh(w_tres, mfp_conf.weight_tres,
+					mfp_conf.prio.flags, w_tres);
+			(void) mf_tres_weigh(w_tres, mfp_conf.prio.weight_tres,
 					     tres_cnt, w_tres);
 		}
 	}
-	if (qos && qos->priority && mfp_conf.weight_qos)
+	if (qos && qos->priority && mfp_conf.prio.weight_qos)
 		*w_qos = mf_qos_factor(qos->priority, g_qos_max_priority,
-				       mfp_conf.mf_flags) *
-			(double) mfp_conf.weight_qos;
+				       mfp_conf.prio.flags) *
+			(double) mfp_conf.prio.weight_qos;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
 
-#include "mfp_internal.h"
 #include "mfp_metrics.h"
+#include "mfp_jobs.h"
+#include "mfp_settings.h"
 
 #include "src/core/level_fs.h"
 #include "src/core/metrics.h"
@@ -29,24 +30,6 @@ static double _fig(double v);
 static const char *_name(const char *s);
 static void _add_prio(job_record_t *job_ptr, const char *part, uint32_t p,
 		      time_t now);
-
-char *mfp_metrics_param(const char *params)
-{
-	char *v = NULL, *ret;
-	mf_error_t e;
-	int rc = mf_metrics_param(params, MF_METRICS_PARAM, &v, &e);
-
-	if (rc < 0) {
-		error("mfprio: %s; no metrics file is written", e.text);
-		return NULL;
-	}
-	if (!rc)
-		return NULL;
-	ret = xstrdup(v);
-	g_free(v);
-	log_flag(PRIO, "mfprio: metrics file %s", ret);
-	return ret;
-}
 
 bool mfp_metrics_on(void)
 {

@@ -27,18 +27,9 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/access/access.h"
 
 #include "mfp_stats.h"
-
-/*
- * The metrics file PARAMS (slurm.conf's PriorityParameters, may be NULL)
- * names, as a new string (xfree), or NULL: none, or a malformed value,
- * which is logged as an error naming the key and what is wrong (the
- * controller goes on, without a metrics file).  Other items of PARAMS are
- * not looked at.
- */
-char *mfp_metrics_param(const char *params);
 
 /* Is a metrics file set in the settings of the calling scope? */
 bool mfp_metrics_on(void);

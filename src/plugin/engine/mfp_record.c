@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mfp_internal.h"
+#include "mfp_settings.h"
 #include "mfp_record.h"
 
 #define RECORD_NAME "mfprio_usage"

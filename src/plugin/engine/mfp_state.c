@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/plugin/adapter/adapter.h"
-#include "mfp_internal.h"
+#include "src/plugin/access/access.h"
+#include "mfp_settings.h"
 #include "mfp_state.h"
 
 #include "src/core/state_files.h"

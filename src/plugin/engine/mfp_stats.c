@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "src/plugin/adapter/adapter.h"
-#include "mfp_internal.h"
+#include "src/plugin/access/access.h"
+#include "mfp_settings.h"
 #include "mfp_stats.h"
 
 /* Totals since the plugin was loaded; the decay thread alone touches them. */

@@ -17,7 +17,7 @@
 #ifndef MFPRIO_PLUGIN_MFP_TREE_H
 #define MFPRIO_PLUGIN_MFP_TREE_H
 
-#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/access/access.h"
 
 #include "src/core/assoc_tree.h"
 #include "src/core/fairshare.h"

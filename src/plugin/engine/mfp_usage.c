@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "mfp_internal.h"
 #include "mfp_usage.h"
 
 #include "src/core/usage_charge.h"

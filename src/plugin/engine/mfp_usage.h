@@ -18,7 +18,7 @@
 #ifndef MFPRIO_PLUGIN_MFP_USAGE_H
 #define MFPRIO_PLUGIN_MFP_USAGE_H
 
-#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/access/access.h"
 
 #include "mfp_runs.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * adapter/releases.h: which Slurm release the plugin is built for, and
+ * access/releases.h: which Slurm release the plugin is built for, and
  * what each release changed that the plugin sees.  Every MFA_* switch below
  * is decided here, from slurm_version.h's SLURM_VERSION_NUMBER, and read
- * only by the files in src/plugin/adapter/; the engine (src/plugin/engine/)
- * is the same for every release.
+ * only by the files in src/plugin/access/ and src/plugin/entry/; the
+ * engine (src/plugin/engine/) is the same for every release.
  *
  * | release  | what changed for a priority plugin                              |
  * |----------|-----------------------------------------------------------------|
@@ -36,12 +36,12 @@
  * |          | classic fs_factor in each association                           |
  * | 26.05    | sprio's object carries a slurm_step_id_t                        |
  *
- * MFA_FAMILY names the adapter (src/plugin/adapter/family_*.c) whose entry
+ * MFA_FAMILY names the entry file (src/plugin/entry/family_*.c) whose entry
  * points are compiled in: the table's family column says which series
  * share one.
  */
-#ifndef MFPRIO_PLUGIN_ADAPTER_RELEASES_H
-#define MFPRIO_PLUGIN_ADAPTER_RELEASES_H
+#ifndef MFPRIO_PLUGIN_ACCESS_RELEASES_H
+#define MFPRIO_PLUGIN_ACCESS_RELEASES_H
 
 #include "slurm/slurm_version.h"
 
@@ -56,7 +56,7 @@
 #error "this Slurm source is not a release mfprio knows: see release/releases.tsv"
 #endif
 
-/* the entry-point families (src/plugin/adapter/family_FAMILY.c), named as
+/* the entry-point families (src/plugin/entry/family_FAMILY.c), named as
    the table's family column without the dot */
 #define MFA_FAMILY_2205 2205
 #define MFA_FAMILY_2302 2302

@@ -8,8 +8,10 @@
  * thread starts (before it, init() starts it).  slurmctld holds the job
  * read lock around sprio's list.
  */
-#include "src/plugin/adapter/adapter.h"
-#include "src/plugin/engine/mfp_internal.h"
+#include "src/plugin/access/slurm.h"
+#include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/engine/mfp_settings.h"
+#include "src/plugin/engine/mfp_sprio.h"
 
 /* plugin_name and the entry points every release shares: entry_common.c */
 
@@ -72,7 +74,7 @@ list_t *priority_p_get_priority_factors_list(
 {
 	if (!mfp_controller())
 		return NULL;
-	return mfa_factors_list(req_msg, uid);
+	return mfp_factors_list(req_msg, uid);
 }
 
 #endif

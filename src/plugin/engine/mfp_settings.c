@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mfp_conf: the engine's side of every entry point (the adapter's
- * family_*.c export them for each release and call these), and the
- * Priority* settings.  The decay thread and usage are in mfp_decay.c, job
- * priorities in mfp_jobs.c, fair-share through mfp_tree.c into the core.
+ * mfp_settings: the Priority* settings object and its scopes (the contract
+ * is in mfp_settings.h).
  */
 #include <inttypes.h>
 #include <math.h>
 
-#include "mfp_internal.h"
-#include "mfp_metrics.h"
-#include "mfp_usage.h"
-#include "mfp_tree.h"
+#include "mfp_settings.h"
 
 #include "src/core/decay.h"
 #include "src/core/fs_factor.h"
+#include "src/core/metrics.h"
 
 /* Before mfp_init() and after mfp_fini(): defaults, never freed. */
 static mfp_conf_t _defaults = {
@@ -30,13 +26,11 @@ static mfp_conf_t *_current = &_defaults;   /* under _conf_mutex */
 static __thread const mfp_conf_t *_held;
 static __thread unsigned _depth;
 
-static bool _controller;          /* loaded by slurmctld */
-static bool _thread_started;
-
 static uint32_t _mf_flags(uint32_t slurm_flags);
 static mf_tres_set_t *_tres_set(void);
 static double *_weight_tres(const mf_tres_set_t *set);
 static void _conf_check(const mfp_conf_t *c);
+static char *_metrics_file(const char *params);
 
 /* Slurm's PRIORITY_FLAGS_* as the core's MF_FLAG_*. */
 static uint32_t _mf_flags(uint32_t f)
@@ -146,8 +140,8 @@ static void _conf_free(mfp_conf_t *c)
 {
 	if (c == &_defaults)
 		return;
-	xfree(c->weight_tres);
-	mf_tres_set_free(c->tres);
+	xfree(c->prio.weight_tres);
+	mf_tres_set_free((mf_tres_set_t *) c->prio.tres);
 	xfree(c->state_dir);
 	xfree(c->cluster);
 	xfree(c->metrics_file);
@@ -206,39 +200,37 @@ static void _conf_install(mfp_conf_t *c)
 	slurm_mutex_unlock(&_conf_mutex);
 }
 
-/*
- * New settings from slurm_conf; CALC_FAIRSHARE as the caller found it.
- * NO_DBD_AT_START: slurmctld starts without slurmdbd, where the age and
- * fair-share weights are dropped (as Slurm's own plugin does; like it, a
- * later reconfigure takes them from slurm.conf again).
- */
-static mfp_conf_t *_conf_read(bool calc_fairshare, bool no_dbd_at_start)
+void mfp_settings_read(bool calc_fairshare, bool no_dbd_at_start)
 {
 	mfp_conf_t *c = xmalloc(sizeof(*c));
+	mf_prio_config_t *p = &c->prio;
+	mf_tres_set_t *tres;
 	uint32_t f = slurm_conf.priority_flags;
 
 	c->calc_fairshare = calc_fairshare;
 
 	c->slurm_flags = f;
-	c->mf_flags = _mf_flags(f);
-	c->fs.algo = mf_priority_flags_algo(c->mf_flags);
+	p->flags = _mf_flags(f);
+	p->release = MFA_CORE_RELEASE;
+	c->fs.algo = mf_priority_flags_algo(p->flags);
 	/* 22.05 turns Fair Tree off by clearing its bit */
 	if (!(f & PRIORITY_FLAGS_FAIR_TREE) && c->fs.algo == MF_FS_FAIR_TREE)
 		c->fs.algo = MF_FS_CLASSIC;
 	c->fs.damp = slurm_conf.fs_dampening_factor ?
 		slurm_conf.fs_dampening_factor : 1;
 
-	c->weight_age = slurm_conf.priority_weight_age;
-	c->weight_assoc = slurm_conf.priority_weight_assoc;
-	c->weight_fs = slurm_conf.priority_weight_fs;
-	c->weight_js = slurm_conf.priority_weight_js;
-	c->weight_part = slurm_conf.priority_weight_part;
-	c->weight_qos = slurm_conf.priority_weight_qos;
-	c->max_age = slurm_conf.priority_max_age;
-	c->favor_small = slurm_conf.priority_favor_small;
+	p->weight_age = slurm_conf.priority_weight_age;
+	p->weight_assoc = slurm_conf.priority_weight_assoc;
+	p->weight_fs = slurm_conf.priority_weight_fs;
+	p->weight_js = slurm_conf.priority_weight_js;
+	p->weight_part = slurm_conf.priority_weight_part;
+	p->weight_qos = slurm_conf.priority_weight_qos;
+	p->max_age = slurm_conf.priority_max_age;
+	p->favor_small = slurm_conf.priority_favor_small;
 
-	c->tres = _tres_set();
-	c->weight_tres = _weight_tres(c->tres);
+	tres = _tres_set();
+	p->tres = tres;
+	p->weight_tres = _weight_tres(tres);
 
 	c->half_life = slurm_conf.priority_decay_hl;
 	c->decay_factor = mf_decay_factor(c->half_life);
@@ -246,187 +238,62 @@ static mfp_conf_t *_conf_read(bool calc_fairshare, bool no_dbd_at_start)
 	c->reset_period = slurm_conf.priority_reset_period;
 	c->state_dir = xstrdup(slurm_conf.state_save_location);
 	c->cluster = xstrdup(slurm_conf.cluster_name);
-	c->metrics_file = mfp_metrics_param(slurm_conf.priority_params);
+	c->metrics_file = _metrics_file(slurm_conf.priority_params);
 	_conf_check(c);
 
 	if (no_dbd_at_start)
-		c->weight_age = 0;
+		p->weight_age = 0;
 	/* no fair-share computed: its term is 0 whatever the weight */
 	if (no_dbd_at_start || !c->calc_fairshare)
-		c->weight_fs = 0;
+		p->weight_fs = 0;
 	log_flag(PRIO, "mfprio: fair-share %s, damp %u, weights age %u assoc "
 		 "%u fs %u js %u part %u qos %u, max age %u, half-life %u s, "
 		 "period %u s, flags 0x%x", mf_fs_algo_name(c->fs.algo),
-		 c->fs.damp, c->weight_age, c->weight_assoc, c->weight_fs,
-		 c->weight_js, c->weight_part, c->weight_qos, c->max_age,
+		 c->fs.damp, p->weight_age, p->weight_assoc, p->weight_fs,
+		 p->weight_js, p->weight_part, p->weight_qos, p->max_age,
 		 c->half_life, c->calc_period, f);
-	return c;
+	_conf_install(c);
 }
 
-int mfp_init(void)
+
+void mfp_settings_client(void)
 {
-	bool calc_fairshare = true;
+	mfp_conf_t *c = xmalloc(sizeof(*c));
 
-	if (!mfp_in_controller()) {
-		/* a client (sshare): only the fs factor formula is used */
-		mfp_conf_t *c = xmalloc(sizeof(*c));
-
-		*c = _defaults;
-		c->fs.damp = slurm_conf.fs_dampening_factor ?
-			slurm_conf.fs_dampening_factor : 1;
-		_conf_install(c);
-		_controller = false;
-		return SLURM_SUCCESS;
-	}
-	_controller = true;
-
-	if (!slurm_with_slurmdbd()) {
-		if (slurm_conf.priority_weight_age)
-			error("mfprio: PriorityWeightAge needs SlurmDBD; "
-			      "ignoring it");
-		if (slurm_conf.priority_weight_fs)
-			error("mfprio: PriorityWeightFairshare needs SlurmDBD; "
-			      "ignoring it");
-		calc_fairshare = false;
-	} else if (!assoc_mgr_root_assoc) {
-		error("mfprio: no association data from the database: "
-		      "fair-share is off until slurmctld restarts with it");
-		calc_fairshare = false;
-	}
-	_conf_install(_conf_read(calc_fairshare, !slurm_with_slurmdbd()));
-
-	mfp_conf_enter();
-	if (mfp_conf.calc_fairshare) {
-		assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-
-		/* Slurm shows root's effective usage as 1 */
-		assoc_mgr_lock(&locks);
-		assoc_mgr_root_assoc->usage->usage_efctv = 1.0L;
-		assoc_mgr_unlock(&locks);
-		/* jobs may end (and be charged) before the thread starts */
-		mfp_decay_prepare();
-	}
-	mfa_site_factor_init();
-	info("mfprio: priority/multifactor loaded (mfprio %s, fair-share %s)",
-	     MFPRIO_VERSION, mf_fs_algo_name(mfp_conf.fs.algo));
-	mfp_conf_leave();
-	return SLURM_SUCCESS;
+	*c = _defaults;
+	c->fs.damp = slurm_conf.fs_dampening_factor ?
+		slurm_conf.fs_dampening_factor : 1;
+	_conf_install(c);
 }
 
-bool mfp_controller(void)
+void mfp_settings_reset(void)
 {
-	return _controller;
-}
-
-void mfp_thread_start(void)
-{
-	mfp_conf_enter();
-	if (_controller && mfp_conf.calc_fairshare && !_thread_started) {
-		mfp_decay_start();
-		_thread_started = true;
-	}
-	mfp_conf_leave();
-}
-
-void mfp_initial_priorities(void)
-{
-	slurmctld_lock_t job_write_lock = {
-		.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
-	mfp_pass_t pass = { .now = time(NULL) };
-
-	mfp_conf_enter();
-	if (_controller && !mfp_conf.calc_fairshare) {
-		lock_slurmctld(job_write_lock);
-		if (job_list)
-			list_for_each(job_list, mfp_job_reprioritize, &pass);
-		unlock_slurmctld(job_write_lock);
-	}
-	mfp_conf_leave();
-}
-
-void mfp_fini(void)
-{
-	if (!_controller)
-		return;
-	/* stops the thread if it runs, frees what mfp_decay_prepare() read */
-	mfp_decay_stop();
-	_thread_started = false;
-	mfp_metrics_fini();
-	/* no thread left to recompute: the kept fair-share tree goes */
-	mfp_tree_forget();
-	mfa_site_factor_fini();
 	_conf_install(&_defaults);
-	debug("mfprio: priority/multifactor unloaded");
 }
 
-uint32_t mfp_set(uint32_t last_prio, job_record_t *job_ptr)
+/*
+ * The metrics file PARAMS (slurm.conf's PriorityParameters, may be NULL)
+ * names, as a new string (xfree), or NULL: none, or a malformed value,
+ * which is logged as an error naming the key and what is wrong (the
+ * controller goes on, without a metrics file).  Other items of PARAMS are
+ * not looked at.
+ */
+static char *_metrics_file(const char *params)
 {
-	uint32_t prio;
+	char *v = NULL, *ret;
+	mf_error_t e;
+	int rc = mf_metrics_param(params, MF_METRICS_PARAM, &v, &e);
 
-	mfp_conf_enter();
-	/* first, so that a new site factor is part of the sum */
-	site_factor_g_set(job_ptr);
-	prio = mfp_job_priority(job_ptr, time(NULL));
-	debug2("mfprio: %pJ priority %u", job_ptr, prio);
-	mfp_conf_leave();
-	return prio;
-}
-
-void mfp_reconfig(bool assoc_clear)
-{
-	mf_fs_algo_t old_algo;
-
-	if (!_controller)
-		return;
-	mfp_conf_enter();
-	old_algo = mfp_conf.fs.algo;
-	_conf_install(_conf_read(mfp_conf.calc_fairshare, false));
-	mfp_conf_leave();
-	/* from here on, the new settings */
-	mfp_conf_enter();
-	if (old_algo != mfp_conf.fs.algo)
-		info("mfprio: fair-share algorithm %s -> %s",
-		     mf_fs_algo_name(old_algo),
-		     mf_fs_algo_name(mfp_conf.fs.algo));
-	mfp_decay_reconfig();
-	/* slurmctld re-added whole time limits to grp_used_tres_run_secs */
-	if (assoc_clear)
-		mfp_usage_reserve_catch_up(mfp_last_ran());
-	if (mfp_conf.calc_fairshare)
-		(void) mfp_fairshare_recompute(NULL, NULL);
-	mfa_site_factor_reconfig();
-	mfp_conf_leave();
-	debug2("mfprio: reconfigured");
-}
-
-void mfp_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
-{
-	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc)
-		return;
-	mfp_conf_enter();
-	mfp_tree_set_one(assoc, mfp_conf.fs.algo);
-	mfp_conf_leave();
-}
-
-void mfp_assoc_fs_factor(slurmdb_assoc_rec_t *assoc)
-{
-	slurmdb_assoc_rec_t *fs = assoc;
-
-	if (!assoc || !assoc->usage)
-		return;
-	mfp_conf_enter();
-	if (mfp_conf.fs.algo != MF_FS_FAIR_TREE) {
-		if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
-		    assoc->usage->fs_assoc_ptr)
-			fs = assoc->usage->fs_assoc_ptr;
-		if (!fs->usage || fs->usage->shares_norm <= 0)
-			assoc->usage->fs_factor = 0.0;
-		else
-			assoc->usage->fs_factor = mfp_calc_fs_factor(
-				fs->usage->usage_efctv,
-				fs->usage->shares_norm);
+	if (rc < 0) {
+		error("mfprio: %s; no metrics file is written", e.text);
+		return NULL;
 	}
-	mfp_conf_leave();
+	if (!rc)
+		return NULL;
+	ret = xstrdup(v);
+	g_free(v);
+	log_flag(PRIO, "mfprio: metrics file %s", ret);
+	return ret;
 }
 
 double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm)
@@ -440,14 +307,4 @@ double mfp_calc_fs_factor(long double usage_efctv, long double shares_norm)
 	f = mf_fs_factor(usage_efctv, shares_norm, mfp_conf.fs.damp);
 	mfp_conf_leave();
 	return f;
-}
-
-void mfp_job_end(job_record_t *job_ptr)
-{
-	if (!_controller || !job_ptr)
-		return;
-	mfp_conf_enter();
-	log_flag(PRIO, "mfprio: %pJ ended", job_ptr);
-	mfp_charge_job_end(job_ptr);
-	mfp_conf_leave();
 }

@@ -8,8 +8,9 @@
  * priority_p_set_assoc_usage()), where slurmctld and sshare read it.
  * fini() returns nothing.
  */
-#include "src/plugin/adapter/adapter.h"
-#include "src/plugin/engine/mfp_internal.h"
+#include "src/plugin/access/slurm.h"
+#include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/engine/mfp_sprio.h"
 
 /* plugin_name and the entry points every release shares: entry_common.c */
 
@@ -53,7 +54,7 @@ list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
 	if (!mfp_controller())
 		return NULL;
-	return mfa_factors_list(NULL, uid);
+	return mfp_factors_list(NULL, uid);
 }
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * adapter/slurm.h: the Slurm headers the plugin needs, chosen for the
+ * access/slurm.h: the Slurm headers the plugin needs, chosen for the
  * release it is built against (releases.h), in one place, and weak
  * references to everything that only slurmctld defines.  The engine
  * includes this and nothing else of Slurm's.
@@ -9,11 +9,11 @@
  * slurmctld the controller's globals (job_list, cluster_cpus, ...) and
  * functions (lock_slurmctld, ...) resolve at load time.  Inside sshare they
  * do not exist: weak references resolve to NULL instead of failing the
- * load, and mfp_in_controller() tells the two cases apart.  Never touch a
- * controller symbol without checking mfp_in_controller() first.
+ * load, and mfa_in_controller() tells the two cases apart.  Never touch a
+ * controller symbol without checking mfa_in_controller() first.
  */
-#ifndef MFPRIO_PLUGIN_ADAPTER_SLURM_H
-#define MFPRIO_PLUGIN_ADAPTER_SLURM_H
+#ifndef MFPRIO_PLUGIN_ACCESS_SLURM_H
+#define MFPRIO_PLUGIN_ACCESS_SLURM_H
 
 /*
  * mfprio's config.h (the build directory comes first on the include path,
@@ -36,7 +36,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurm/slurm_version.h"
 
-#include "src/plugin/adapter/releases.h"
+#include "src/plugin/access/releases.h"
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
@@ -99,7 +99,7 @@ extern uint32_t g_assoc_max_priority;
 
 /* True when loaded by slurmctld (its globals exist and it has set them up),
  * false in a client such as sshare. */
-static inline bool mfp_in_controller(void)
+static inline bool mfa_in_controller(void)
 {
 	return &cluster_cpus && &job_list && &slurmctld_tres_cnt &&
 		lock_slurmctld && (cluster_cpus != NO_VAL);

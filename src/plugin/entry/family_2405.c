@@ -7,8 +7,10 @@
  * priority_p_recover()), but sprio's list is asked for with the user's id
  * only: slurmctld filters it itself, and holds the job read lock.
  */
-#include "src/plugin/adapter/adapter.h"
-#include "src/plugin/engine/mfp_internal.h"
+#include "src/plugin/access/slurm.h"
+#include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/engine/mfp_settings.h"
+#include "src/plugin/engine/mfp_sprio.h"
 
 /* plugin_name and the entry points every release shares: entry_common.c */
 
@@ -60,7 +62,7 @@ list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
 	if (!mfp_controller())
 		return NULL;
-	return mfa_factors_list(NULL, uid);
+	return mfp_factors_list(NULL, uid);
 }
 
 #endif

@@ -5,8 +5,8 @@
  * entry points whose signature never changed.  The ones that differ are in
  * the family_*.c of each release family.
  */
-#include "src/plugin/adapter/adapter.h"
-#include "src/plugin/engine/mfp_internal.h"
+#include "src/plugin/access/slurm.h"
+#include "src/plugin/engine/mfp_entry.h"
 
 const char plugin_name[] = "mfprio multifactor priority plugin";
 const char plugin_type[] = "priority/multifactor";

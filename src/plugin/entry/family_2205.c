@@ -6,8 +6,10 @@
  * job's priority once); sprio's list takes sprio's request and the plugin
  * takes the job read lock for it.
  */
-#include "src/plugin/adapter/adapter.h"
-#include "src/plugin/engine/mfp_internal.h"
+#include "src/plugin/access/slurm.h"
+#include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/engine/mfp_settings.h"
+#include "src/plugin/engine/mfp_sprio.h"
 
 /* plugin_name and the entry points every release shares: entry_common.c */
 
@@ -52,7 +54,7 @@ List priority_p_get_priority_factors_list(
 {
 	if (!mfp_controller() || !req_msg)
 		return NULL;
-	return mfa_factors_list(req_msg, uid);
+	return mfp_factors_list(req_msg, uid);
 }
 
 #endif

@@ -3,7 +3,7 @@
  * compat: slurmctld calls whose name or signature differs between releases
  * (see the table in releases.h).
  */
-#include "src/plugin/adapter/adapter.h"
+#include "src/plugin/access/compat.h"
 
 #if MFA_AT_LEAST(24, 5, 0)
 #include "src/slurmctld/acct_policy.h"
