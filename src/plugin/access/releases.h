@@ -69,7 +69,9 @@
 #define MFA_HAS_INTERFACES_DIR     MFA_AT_LEAST(23, 2, 0)
 #define MFA_HAS_LIST_T             MFA_AT_LEAST(23, 2, 0)
 #define MFA_HAS_PRIORITY_FACTORS_T MFA_AT_LEAST(23, 2, 0)
-#define MFA_HAS_RECOVER            MFA_AT_LEAST(23, 2, 0)
+/* (from 23.02 priority_p_recover is an entry point, and from 25.11
+   priority_p_calc_fs_factor is not: differences of the exported surface,
+   which each family file states whole, src/plugin/entry/family_*.c) */
 /* 23.11.6 */
 #define MFA_HAS_THREAD_START       MFA_AT_LEAST(23, 11, 6)
 /* 24.05 */
@@ -78,8 +80,6 @@
 /* 24.11 */
 #define MFA_HAS_PRIO_MULT          MFA_AT_LEAST(24, 11, 0)
 #define MFA_HAS_QOS_LIST           MFA_AT_LEAST(24, 11, 0)
-/* 25.11 */
-#define MFA_HAS_CALC_FS_FACTOR     (!MFA_AT_LEAST(25, 11, 0))
 /* 26.05 */
 #define MFA_FACTORS_STEP_ID        MFA_AT_LEAST(26, 5, 0)
 
