@@ -18,11 +18,25 @@
  * memory; the median of RUNS runs is printed with the file's size.  Exit 1 when the median total
  * exceeds --limit-ms (default 50).
  *
+ * --handoff: the plugin's way since the metrics writer thread
+ * (src/plugin/engine/mfp_metrics.c): a "decay thread" (main) runs RUNS
+ * cycles, one each --period-ms (default 200; it sleeps in between, as the
+ * decay thread does its cycle's work), and at each cycle's end hands a
+ * record set to a writer thread the way the plugin does: it fills the
+ * cycle's figures, copies the file's path and the cluster's name, then
+ * under a mutex of its own swaps the two sets and signals, or counts a
+ * skip when the writer is still busy.  Printed: the handoff's wall time
+ * (median, max), the writer's wall and CPU time per file (median, max) and
+ * the skips; the exit status is 1 when the median handoff exceeds
+ * --limit-ms.
+ *
  * Usage: bench_metrics [--assocs N] [--runs N] [--out FILE] [--limit-ms MS]
+ *                      [--handoff [--period-ms MS]]
  * Build: make bench/bench_metrics   (see doc/performance.md)
  */
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +60,167 @@ static int _cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+
+static double _cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* --handoff: two record sets, as in the plugin */
+typedef struct {
+	GArray *as, *ps;         /* the records (both sets share the data) */
+	mf_metrics_cycle_t cycle;
+	char *file, *cluster;
+	double timestamp;
+} _set_t;
+
+static _set_t _sets[2];
+static int _fill;
+static pthread_mutex_t _mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t _cond = PTHREAD_COND_INITIALIZER;
+static bool _full, _stop;
+static double _write_ms = NAN;
+static GArray *_wr_wall, *_wr_cpu;  /* the writer's times, per file */
+static int _wr_err;
+
+static void *_writer(void *arg)
+{
+	pthread_mutex_lock(&_mutex);
+	while (!_stop) {
+		const _set_t *set;
+		mf_metrics_t m = { .source = "plugin",
+				   .algorithm = "fair_tree" };
+		mf_error_t e;
+		double t0, c0, wall, cpu;
+
+		if (!_full) {
+			pthread_cond_wait(&_cond, &_mutex);
+			continue;
+		}
+		set = &_sets[1 - _fill];
+		pthread_mutex_unlock(&_mutex);
+		m.cluster = set->cluster;
+		m.timestamp = set->timestamp;
+		m.assocs = (mf_metrics_assoc_t *) set->as->data;
+		m.n_assocs = set->as->len;
+		m.pending = (mf_metrics_pending_t *) set->ps->data;
+		m.n_pending = set->ps->len;
+		m.cycle = &set->cycle;
+		t0 = _ms();
+		c0 = _cpu_ms();
+		if (mf_metrics_write_file(set->file, &m, &e) < 0) {
+			fprintf(stderr, "bench_metrics: %s\n", e.text);
+			_wr_err = 1;
+		}
+		cpu = _cpu_ms() - c0;
+		wall = _ms() - t0;
+		pthread_mutex_lock(&_mutex);
+		g_array_append_val(_wr_wall, wall);
+		g_array_append_val(_wr_cpu, cpu);
+		_write_ms = wall;
+		_full = false;
+		pthread_cond_broadcast(&_cond);
+	}
+	pthread_mutex_unlock(&_mutex);
+	return NULL;
+}
+
+/* RUNS cycles, one each PERIOD ms, each handing its file to the writer. */
+static int _handoff(GArray *as, GArray *ps, const mf_metrics_cycle_t *cyc,
+		    const char *out, long runs, double period, double limit)
+{
+	double *hand = g_new(double, runs), next = _ms();
+	long skipped = 0;
+	pthread_t th;
+	int rc = 0;
+
+	_wr_wall = g_array_new(FALSE, FALSE, sizeof(double));
+	_wr_cpu = g_array_new(FALSE, FALSE, sizeof(double));
+	for (int i = 0; i < 2; i++) {
+		_sets[i].as = as;
+		_sets[i].ps = ps;
+	}
+	if (pthread_create(&th, NULL, _writer, NULL)) {
+		fprintf(stderr, "bench_metrics: cannot start the writer\n");
+		return 1;
+	}
+	for (long r = 0; r < runs; r++) {
+		_set_t *set = &_sets[_fill];
+		double t0, wait;
+
+		/* the cycle's work */
+		next += period;
+		wait = next - _ms();
+		if (wait > 0)
+			g_usleep((gulong) (wait * 1e3));
+
+		/* the handoff, timed as the plugin times it */
+		t0 = _ms();
+		set->cycle = *cyc;
+		set->cycle.handoff_s = r ? hand[r - 1] / 1e3 : NAN;
+		set->timestamp = 1.7e9 + r;
+		g_free(set->file);
+		set->file = g_strdup(out);
+		g_free(set->cluster);
+		set->cluster = g_strdup("bench");
+		pthread_mutex_lock(&_mutex);
+		if (_full) {
+			skipped++;
+		} else {
+			set->cycle.write_s = _write_ms / 1e3;
+			set->cycle.skipped = (uint64_t) skipped;
+			_fill = 1 - _fill;
+			_full = true;
+			pthread_cond_signal(&_cond);
+		}
+		pthread_mutex_unlock(&_mutex);
+		hand[r] = _ms() - t0;
+	}
+	/* the last file written too (the plugin's fini does not wait) */
+	pthread_mutex_lock(&_mutex);
+	while (_full)
+		pthread_cond_wait(&_cond, &_mutex);
+	_stop = true;
+	pthread_cond_broadcast(&_cond);
+	pthread_mutex_unlock(&_mutex);
+	pthread_join(th, NULL);
+
+	qsort(hand, runs, sizeof(double), _cmp);
+	printf("associations %u, pending rows %u; %ld cycles, one each "
+	       "%.0f ms\n", as->len, ps->len, runs, period);
+	printf("decay thread's handoff: median %.3f ms, max %.3f ms (limit "
+	       "%.0f ms)\n", hand[runs / 2], hand[runs - 1], limit);
+	if (_wr_wall->len) {
+		double *w = (double *) _wr_wall->data;
+		double *c = (double *) _wr_cpu->data;
+		guint n = _wr_wall->len;
+
+		qsort(w, n, sizeof(double), _cmp);
+		qsort(c, n, sizeof(double), _cmp);
+		printf("writer thread: %u files, wall median %.1f ms (max %.1f "
+		       "ms), CPU median %.1f ms (max %.1f ms)\n", n, w[n / 2],
+		       w[n - 1], c[n / 2], c[n - 1]);
+	}
+	printf("files skipped (the writer busy): %ld of %ld\n", skipped,
+	       runs);
+	if (hand[runs / 2] > limit) {
+		printf("OVER the limit\n");
+		rc = 1;
+	}
+	rc |= _wr_err;
+	for (int i = 0; i < 2; i++) {
+		g_free(_sets[i].file);
+		g_free(_sets[i].cluster);
+	}
+	g_array_free(_wr_wall, TRUE);
+	g_array_free(_wr_cpu, TRUE);
+	g_free(hand);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -53,11 +228,14 @@ int main(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "limit-ms", required_argument, NULL, 'l' },
+		{ "handoff", no_argument, NULL, 'H' },
+		{ "period-ms", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long n_users = 100000, runs = 7;
-	double limit = 50;
+	double limit = 50, period = 200;
+	bool handoff = false;
 	char *out = NULL;
 	GStringChunk *names = g_string_chunk_new(1 << 20);
 	GArray *as = g_array_new(FALSE, TRUE, sizeof(mf_metrics_assoc_t));
@@ -81,13 +259,17 @@ int main(int argc, char **argv)
 		case 'r': runs = atol(optarg); break;
 		case 'o': out = g_strdup(optarg); break;
 		case 'l': limit = atof(optarg); break;
+		case 'H': handoff = true; break;
+		case 'p': period = atof(optarg); break;
 		default:
 			printf("Usage: bench_metrics [--assocs N] [--runs N] "
-			       "[--out FILE] [--limit-ms MS]\n");
+			       "[--out FILE] [--limit-ms MS]\n"
+			       "                     [--handoff [--period-ms "
+			       "MS]]\n");
 			return ch == 'h' ? 0 : 2;
 		}
 	}
-	if (n_users < 1 || runs < 1)
+	if (n_users < 1 || runs < 1 || period < 0)
 		return 2;
 	if (!out)
 		out = g_strdup_printf("%s/bench_metrics.%d.prom",
@@ -166,6 +348,10 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (handoff) {
+		rc = _handoff(as, ps, &cyc, out, runs, period, limit);
+		runs = 0;
+	}
 	fmt_ms = g_new(double, runs);
 	wr_ms = g_new(double, runs);
 	tot_ms = g_new(double, runs);
@@ -209,7 +395,7 @@ int main(int argc, char **argv)
 		g_string_free(g, TRUE);
 		wr_ms[r] = 0;
 	}
-	if (!rc) {
+	if (!rc && runs) {
 		qsort(fmt_ms, runs, sizeof(double), _cmp);
 		qsort(wr_ms, runs, sizeof(double), _cmp);
 		qsort(tot_ms, runs, sizeof(double), _cmp);

@@ -120,7 +120,8 @@ START_TEST(test_labels)
 				   .partition = "debug", .jobs = 3,
 				   .prio_sum = 3000, .prio_max = 1500 };
 	mf_metrics_cycle_t c = { .start = 1700000000, .wall_s = 0.25,
-				 .cycles = 4, .write_s = NAN };
+				 .cycles = 4, .write_s = NAN,
+				 .handoff_s = NAN, .skipped = 3 };
 	mf_metrics_t m = { .cluster = "c1", .source = "plugin",
 			   .algorithm = "fair_tree", .timestamp = 1700000000,
 			   .assocs = &a, .n_assocs = 1, .pending = &p,
@@ -142,6 +143,8 @@ START_TEST(test_labels)
 		"mfprio_cycle_wall_seconds{cluster=\"c1\"} 0.25\n",
 		"mfprio_cycle_job_lock_holds{cluster=\"c1\",phase=\"priorities\"} 0\n",
 		"mfprio_cycle_jobs{cluster=\"c1\",state=\"recomputed\"} 0\n",
+		"# TYPE mfprio_metrics_skipped_total counter\n",
+		"mfprio_metrics_skipped_total{cluster=\"c1\"} 3\n",
 	};
 
 	mf_metrics_format(g, &m);
@@ -150,6 +153,7 @@ START_TEST(test_labels)
 			      "no line %s in:\n%s", lines[i], g->str);
 	/* the first write's time is unknown: no sample */
 	ck_assert_ptr_null(strstr(g->str, "\nmfprio_metrics_write_seconds{"));
+	ck_assert_ptr_null(strstr(g->str, "\nmfprio_metrics_handoff_seconds{"));
 	g_string_free(g, TRUE);
 }
 END_TEST

@@ -486,6 +486,12 @@ static void _cycle(_sink_t *o, const mf_metrics_t *m)
 	ONE("mfprio_metrics_write_seconds", "gauge",
 	    "Time to format and write the previous metrics file, outside "
 	    "every lock.", c->write_s);
+	ONE("mfprio_metrics_handoff_seconds", "gauge",
+	    "Time the decay thread took to hand the previous metrics file's "
+	    "figures to the thread that writes it.", c->handoff_s);
+	ONE("mfprio_metrics_skipped_total", "counter",
+	    "Metrics files not written because the writer was still busy "
+	    "with the one before.", (double) c->skipped);
 	ONE("mfprio_cycles_total", "counter",
 	    "Decay cycles since slurmctld loaded the plugin.",
 	    (double) c->cycles);

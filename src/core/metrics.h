@@ -36,7 +36,8 @@
  *     mfprio_cycle_job_lock_holds{phase}, mfprio_cycle_job_lock_longest_seconds,
  *     mfprio_cycle_assoc_lock_seconds, mfprio_cycle_jobs{state},
  *     mfprio_cycle_fairshare_tree_built, mfprio_metrics_collect_lock_seconds,
- *     mfprio_metrics_write_seconds, and the counters mfprio_cycles_total,
+ *     mfprio_metrics_write_seconds, mfprio_metrics_handoff_seconds, and the
+ *     counters mfprio_metrics_skipped_total, mfprio_cycles_total,
  *     mfprio_job_lock_seconds_total, mfprio_thread_cpu_seconds_total,
  *     mfprio_fairshare_tree_builds_total, with the gauge
  *     mfprio_job_lock_longest_seconds_max
@@ -99,6 +100,11 @@ typedef struct {
 	double collect_lock_s;   /* locks held to collect these figures */
 	double write_s;          /* formatting and writing the previous file
 				  * (NAN: none yet) */
+	double handoff_s;        /* the decay thread's share of the previous
+				  * file: handing it to the writer (NAN: none
+				  * yet) */
+	uint64_t skipped;        /* files not written because the writer was
+				  * still busy with the one before */
 	uint64_t cycles, tree_builds;
 	double lock_total_s, cpu_total_s, lock_max_s;
 } mf_metrics_cycle_t;

@@ -198,6 +198,7 @@ check "lock holds: priorities phase = mfprio_stats's" \
 	test "$(pquery 'mfprio_cycle_job_lock_holds{phase="priorities"}')" = "$(stat_of job_lock_priorities_slices)"
 for fam in mfprio_cycle_cpu_seconds mfprio_cycle_job_lock_seconds mfprio_cycle_job_lock_longest_seconds \
 	mfprio_cycle_assoc_lock_seconds mfprio_metrics_collect_lock_seconds mfprio_metrics_write_seconds \
+	mfprio_metrics_handoff_seconds mfprio_metrics_skipped_total \
 	mfprio_job_lock_seconds_total mfprio_thread_cpu_seconds_total mfprio_fairshare_tree_builds_total; do
 	check "$fam in Prometheus" test -n "$(pquery "$fam")"
 done
