@@ -30,9 +30,7 @@ typedef struct {
 static _set_t _sets[2];
 static int _fill;
 static bool _made;
-static GHashTable *_pending_at;    /* "acct
-user
-part" -> index + 1 */
+static GHashTable *_pending_at;    /* "acct\nuser\npart" -> index + 1 */
 static GHashTable *_jobs_seen;     /* job ids counted this cycle */
 static GString *_key;
 static double _collect_ms;         /* assoc lock held collecting */
