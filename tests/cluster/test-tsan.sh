@@ -15,7 +15,8 @@
 #   - a job holding every CPU, jobs pending behind it, then the storm of
 #     storm-lib.sh (sprio, sshare, scontrol reconfigure, sbatch) across
 #     MFPRIO_TSAN_STORM seconds of decay passes (default 150: at least two
-#     passes), and a clean shutdown (the plugin's fini joins its thread);
+#     passes), and a clean shutdown (the plugin's fini joins its threads);
+#     the metrics file is on, so that its writer thread runs too;
 #   - no TSan report names a frame of our code (src/plugin, src/core) or of
 #     our .so.  Reports wholly inside Slurm or glibc are suppressed by
 #     tsan.supp (each entry says why) and counted in the outputs.
@@ -110,7 +111,13 @@ check "control: the report reader finds a race in a src/plugin file" \
 tsan_log=$DIR/log/tsan
 export MFPRIO_CTLD_ENV="LD_PRELOAD=$libtsan TSAN_OPTIONS=log_path=$tsan_log:suppressions=$work/tsan.supp:print_suppressions=1:halt_on_error=0:report_signal_unsafe=0:history_size=4"
 use_plugin ours
-start_cluster "$here/priority-default.conf"
+# with the metrics file on, so that its writer thread runs beside the
+# decay thread and the storm's reconfigures
+promdir=$work/prom
+rm -rf "$promdir" && mkdir -p "$promdir" && chown slurm "$promdir"
+{ grep -v '^PriorityParameters=' "$here/priority-default.conf"
+  echo "PriorityParameters=mfprio_metrics_file=$promdir/mfprio.prom"; } >"$out/priority.conf"
+start_cluster "$out/priority.conf"
 unset MFPRIO_CTLD_ENV   # later restarts of this cluster run without TSan
 wait_tick 0 >/dev/null
 pid=$(ctld_pid)
@@ -136,6 +143,8 @@ STORM_RPC_TIMEOUT=60 storm "${MFPRIO_TSAN_STORM:-150}" sbatch --uid=u2 --gid=u2 
 	-n 1 -t 5 -D /tmp -o /dev/null --wrap true
 storm_check 15500
 scancel "$blocker" >/dev/null 2>&1
+check "a thread named mfprio_metrics runs, and has written the file" \
+	eval 'grep -qx mfprio_metrics /proc/"$pid"/task/*/comm && test -s "$promdir/mfprio.prom"'
 
 # a clean shutdown: TSan reports what it saw at exit too
 t0=$SECONDS
