@@ -1460,180 +1460,234 @@ static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
 	return MF_EXIT_OK;
 }
 
-static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+/* The header of the explanation of job J: who, where, which release and
+ * which what-if settings.  Returns nothing. */
+static void _explain_head(const _ctx_t *c, const _opts_t *o, const _job_t *j,
+			  FILE *out)
+{
+	const mf_prio_job_t *pj = &j->job;
+	const mf_job_line_t *l = j->line;
+	char rel[8];
+
+	if (l->job_id_str && strcmp(l->job_id_str, l->id_text))
+		fprintf(out, "Job %s (JobId %u)", l->job_id_str, pj->job_id);
+	else
+		fprintf(out, "Job %u", pj->job_id);
+	fprintf(out, ": user %s, account %s, QOS %s, partition "
+		"%s, state %s, at %ld\n", l->user,
+		l->account, l->qos ? l->qos : "(none)",
+		pj->part ? pj->part->name : "(none)", l->state,
+		(long)o->now);
+	fprintf(out, "  as Slurm %s computes it (%s)\n",
+		mf_release_name(c->cfg.release, rel), c->rel.source);
+	for (guint i = 0; o->sets && i < o->sets->len; i++) {
+		const mf_conf_pair_t *p = o->sets->pdata[i];
+
+		fprintf(out, "  %s %s=%s (what-if, in place of the "
+			"conf's)\n", p->file, p->key, p->value);
+	}
+}
+
+/* The age, association and fair-share rows of job J.  Returns nothing. */
+static void _explain_age_assoc_fs(const _ctx_t *c, const _opts_t *o,
+				  const _job_t *j, FILE *out)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
-	GPtrArray *ranked;
-	const _job_t *j = NULL;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
 	char dur[64], dur2[64];
+
+	if (pj->accrue_time && o->now > pj->accrue_time)
+		_fmt_duration(dur, sizeof(dur),
+			      (uint64_t)(o->now - pj->accrue_time));
+	else
+		snprintf(dur, sizeof(dur), "0");
+	_fmt_duration(dur2, sizeof(dur2), cfg->max_age);
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  waited %s since "
+		"accrue time %ld%s; PriorityMaxAge %s\n", "age",
+		r->age, cfg->weight_age, r->w_age, dur,
+		(long)pj->accrue_time,
+		pj->accrue_time ? "" : " (not accruing)", dur2);
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  association "
+		"priority %u of highest %u%s\n", "assoc", r->assoc,
+		cfg->weight_assoc, r->w_assoc, pj->assoc_priority,
+		cfg->assoc_max_priority,
+		(cfg->flags & MF_FLAG_NO_NORMAL_ASSOC) ?
+		" (NO_NORMAL_ASSOC: raw)" : "");
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  %s/%s, %s\n",
+		"fairshare", r->fs, cfg->weight_fs, r->w_fs,
+		j->line->account, j->line->user, j->fs_note);
+}
+
+/* The job size, partition and QOS rows of job J.  Returns nothing. */
+static void _explain_js_part_qos(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
+	uint32_t limit = pj->time_limit != MF_NO_VAL ? pj->time_limit :
+			 (pj->part ? pj->part->max_time : 1);
+
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  %u node(s), %u "
+		"CPU(s) of %u node(s), %u CPUs%s%s", "jobsize", r->js,
+		cfg->weight_js, r->w_js, pj->min_nodes, pj->cpu_cnt,
+		cfg->node_count, cfg->cluster_cpus,
+		cfg->favor_small ? "; PriorityFavorSmall" : "",
+		(cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME) ?
+		"; SMALL_RELATIVE_TO_TIME" : "");
+	if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
+		fprintf(out, ", time limit %u min", limit);
+	fputs(_js_release_note(cfg, pj), out);
+	fputc('\n', out);
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  PriorityJobFactor %u "
+		"of highest %u%s\n", "partition", r->part,
+		cfg->weight_part, r->w_part,
+		pj->part ? pj->part->priority_job_factor : 0,
+		cfg->part_max_priority,
+		(cfg->flags & MF_FLAG_NO_NORMAL_PART) ?
+		" (NO_NORMAL_PART: raw)" : "");
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  QOS priority %u of "
+		"highest %u%s\n", "qos", r->qos, cfg->weight_qos,
+		r->w_qos, pj->qos_priority, cfg->qos_max_priority,
+		(cfg->flags & MF_FLAG_NO_NORMAL_QOS) ?
+		" (NO_NORMAL_QOS: raw)" : "");
+}
+
+/* The rows of job J's trackable resources that count.  Returns nothing. */
+static void _explain_tres(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
+
+	for (uint32_t i = 0; i < r->tres_cnt; i++) {
+		char name[64];
+
+		if (!pj->tres_cnt[i] && !r->tres[i])
+			continue;
+		snprintf(name, sizeof(name), "tres:%s",
+			 c->pc->tres->names[i]);
+		fprintf(out, "  %-12s %12.7f %12g %14.2f  %llu of the "
+			"partition's %llu%s\n", name, r->tres[i],
+			cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
+			r->w_tres[i],
+			(unsigned long long)pj->tres_cnt[i],
+			(unsigned long long)(pj->part &&
+				pj->part->tres_cnt ?
+				pj->part->tres_cnt[i] : 0),
+			(cfg->flags & MF_FLAG_NO_NORMAL_TRES) ?
+			" (NO_NORMAL_TRES: raw)" : "");
+	}
+}
+
+/* Site and nice, the sum, INCR_ONLY and the priority of job J in each of
+ * its partitions.  Returns nothing. */
+static void _explain_total(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
+	const mf_job_line_t *l = j->line;
+
+	fprintf(out, "  %-12s %12s %12s %14lld\n", "site", "", "",
+		(long long)r->site);
+	fprintf(out, "  %-12s %12s %12s %14lld  (subtracted)\n",
+		"nice", "", "", (long long)r->nice);
+	fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
+		r->clamped ? " (clamped at 4294967295)" : "");
+	if (cfg->flags & MF_FLAG_INCR_ONLY)
+		fprintf(out, "  INCR_ONLY: the job keeps %u (its "
+			"current priority %u, computed %u)\n",
+			mf_priority_incr_only(cfg->flags, l->priority,
+					      r->priority),
+			l->priority, r->priority);
+	for (uint32_t k = 0; k < pj->part_cnt; k++) {
+		for (guint i = 0; i < c->rows->len; i++) {
+			const _row_t *row = c->rows->pdata[i];
+
+			if (row->job == j &&
+			    row->r.partition == pj->parts[k])
+				fprintf(out, "  in partition %s "
+					"(tier %u): %u\n",
+					pj->parts[k]->name,
+					pj->parts[k]->priority_tier,
+					row->r.priority);
+		}
+	}
+}
+
+/* The rank of job J in partition PART and its neighbours there, as the
+ * scheduler queues them.  Returns nothing. */
+static void _explain_rank(const _ctx_t *c, const _job_t *j,
+			  const mf_part_t *part, FILE *out)
+{
+	const _row_t *row = NULL, *above = NULL, *below = NULL;
+	GPtrArray *ranked = mf_prun_part_ranked(c, part);
+	guint at = 0;
+
+	for (guint i = 0; i < ranked->len && !row; i++)
+		if (((_row_t *)ranked->pdata[i])->job == j) {
+			row = ranked->pdata[i];
+			at = i;
+		}
+	if (!row) {
+		g_ptr_array_unref(ranked);
+		return;
+	}
+	if (at > 0)
+		above = ranked->pdata[at - 1];
+	if (at + 1 < ranked->len)
+		below = ranked->pdata[at + 1];
+	fprintf(out, "Rank %u of %u pending jobs in partition %s (tier "
+		"%u; by priority, then job id)\n", at + 1, ranked->len,
+		part ? part->name : "(none)",
+		part ? part->priority_tier : 0);
+	_explain_neighbour(out, "just above", row, above, true);
+	_explain_neighbour(out, "just below", row, below, false);
+	g_ptr_array_unref(ranked);
+}
+
+/* The place of job J in the scheduler's one queue: tier first, then
+ * priority.  Returns nothing. */
+static void _explain_queue(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const _row_t *mine = mf_prun_job_row(c, j);
+	guint pos = 0, ahead = 0;
+
+	for (guint i = 0; mine && i < c->rows->len; i++) {
+		const _row_t *x = c->rows->pdata[i];
+
+		if (x->job != j && _queue_cmp(x, mine) < 0)
+			ahead++;
+	}
+	pos = ahead + 1;
+	fprintf(out, "In the scheduler's queue (partition PriorityTier "
+		"first, then priority): %u of %u rows; a job queued in "
+		"several partitions is tried in each, in tier order\n",
+		pos, c->rows->len);
+}
+
+/* Explain the priority of the job O->explain names: its factors, its
+ * rank in each partition and in the scheduler's queue.  Returns an exit
+ * status. */
+static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+{
+	const _job_t *j = NULL;
 	int rc;
 
 	if ((rc = _explained(c, o, &j)))
 		return rc;
-	{
-		const mf_prio_result_t *r = &j->base;
-		const mf_prio_job_t *pj = &j->job;
-		const mf_job_line_t *l = j->line;
-		uint32_t limit = pj->time_limit != MF_NO_VAL ? pj->time_limit :
-				 (pj->part ? pj->part->max_time : 1);
-
-		char rel[8];
-
-		if (l->job_id_str && strcmp(l->job_id_str, l->id_text))
-			fprintf(out, "Job %s (JobId %u)", l->job_id_str,
-				pj->job_id);
-		else
-			fprintf(out, "Job %u", pj->job_id);
-		fprintf(out, ": user %s, account %s, QOS %s, partition "
-			"%s, state %s, at %ld\n", l->user,
-			l->account, l->qos ? l->qos : "(none)",
-			pj->part ? pj->part->name : "(none)", l->state,
-			(long)o->now);
-		fprintf(out, "  as Slurm %s computes it (%s)\n",
-			mf_release_name(cfg->release, rel), c->rel.source);
-		for (guint i = 0; o->sets && i < o->sets->len; i++) {
-			const mf_conf_pair_t *p = o->sets->pdata[i];
-
-			fprintf(out, "  %s %s=%s (what-if, in place of the "
-				"conf's)\n", p->file, p->key, p->value);
-		}
-		fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
-			"weight", "weighted", "from");
-		if (pj->accrue_time && o->now > pj->accrue_time)
-			_fmt_duration(dur, sizeof(dur),
-				      (uint64_t)(o->now - pj->accrue_time));
-		else
-			snprintf(dur, sizeof(dur), "0");
-		_fmt_duration(dur2, sizeof(dur2), cfg->max_age);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  waited %s since "
-			"accrue time %ld%s; PriorityMaxAge %s\n", "age",
-			r->age, cfg->weight_age, r->w_age, dur,
-			(long)pj->accrue_time,
-			pj->accrue_time ? "" : " (not accruing)", dur2);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  association "
-			"priority %u of highest %u%s\n", "assoc", r->assoc,
-			cfg->weight_assoc, r->w_assoc, pj->assoc_priority,
-			cfg->assoc_max_priority,
-			(cfg->flags & MF_FLAG_NO_NORMAL_ASSOC) ?
-			" (NO_NORMAL_ASSOC: raw)" : "");
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  %s/%s, %s\n",
-			"fairshare", r->fs, cfg->weight_fs, r->w_fs,
-			l->account, l->user, j->fs_note);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  %u node(s), %u "
-			"CPU(s) of %u node(s), %u CPUs%s%s", "jobsize", r->js,
-			cfg->weight_js, r->w_js, pj->min_nodes, pj->cpu_cnt,
-			cfg->node_count, cfg->cluster_cpus,
-			cfg->favor_small ? "; PriorityFavorSmall" : "",
-			(cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME) ?
-			"; SMALL_RELATIVE_TO_TIME" : "");
-		if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
-			fprintf(out, ", time limit %u min", limit);
-		fputs(_js_release_note(cfg, pj), out);
-		fputc('\n', out);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  PriorityJobFactor %u "
-			"of highest %u%s\n", "partition", r->part,
-			cfg->weight_part, r->w_part,
-			pj->part ? pj->part->priority_job_factor : 0,
-			cfg->part_max_priority,
-			(cfg->flags & MF_FLAG_NO_NORMAL_PART) ?
-			" (NO_NORMAL_PART: raw)" : "");
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  QOS priority %u of "
-			"highest %u%s\n", "qos", r->qos, cfg->weight_qos,
-			r->w_qos, pj->qos_priority, cfg->qos_max_priority,
-			(cfg->flags & MF_FLAG_NO_NORMAL_QOS) ?
-			" (NO_NORMAL_QOS: raw)" : "");
-		for (uint32_t i = 0; i < r->tres_cnt; i++) {
-			char name[64];
-
-			if (!pj->tres_cnt[i] && !r->tres[i])
-				continue;
-			snprintf(name, sizeof(name), "tres:%s",
-				 c->pc->tres->names[i]);
-			fprintf(out, "  %-12s %12.7f %12g %14.2f  %llu of the "
-				"partition's %llu%s\n", name, r->tres[i],
-				cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
-				r->w_tres[i],
-				(unsigned long long)pj->tres_cnt[i],
-				(unsigned long long)(pj->part &&
-					pj->part->tres_cnt ?
-					pj->part->tres_cnt[i] : 0),
-				(cfg->flags & MF_FLAG_NO_NORMAL_TRES) ?
-				" (NO_NORMAL_TRES: raw)" : "");
-		}
-		fprintf(out, "  %-12s %12s %12s %14lld\n", "site", "", "",
-			(long long)r->site);
-		fprintf(out, "  %-12s %12s %12s %14lld  (subtracted)\n",
-			"nice", "", "", (long long)r->nice);
-		fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
-			r->clamped ? " (clamped at 4294967295)" : "");
-		if (cfg->flags & MF_FLAG_INCR_ONLY)
-			fprintf(out, "  INCR_ONLY: the job keeps %u (its "
-				"current priority %u, computed %u)\n",
-				mf_priority_incr_only(cfg->flags, l->priority,
-						      r->priority),
-				l->priority, r->priority);
-		for (uint32_t k = 0; k < pj->part_cnt; k++) {
-			for (guint i = 0; i < c->rows->len; i++) {
-				const _row_t *row = c->rows->pdata[i];
-
-				if (row->job == j &&
-				    row->r.partition == pj->parts[k])
-					fprintf(out, "  in partition %s "
-						"(tier %u): %u\n",
-						pj->parts[k]->name,
-						pj->parts[k]->priority_tier,
-						row->r.priority);
-			}
-		}
-	}
-
-	/* rank: as the scheduler queues it, in each of its partitions */
-	for (uint32_t k = 0; k < (pj_parts(j) ? j->job.part_cnt : 1); k++) {
-		const mf_part_t *part = pj_parts(j) ? j->job.parts[k]
-						    : j->job.part;
-		const _row_t *row = NULL, *above = NULL, *below = NULL;
-		guint at = 0;
-
-		ranked = mf_prun_part_ranked(c, part);
-		for (guint i = 0; i < ranked->len && !row; i++)
-			if (((_row_t *)ranked->pdata[i])->job == j) {
-				row = ranked->pdata[i];
-				at = i;
-			}
-		if (!row) {
-			g_ptr_array_unref(ranked);
-			continue;
-		}
-		if (at > 0)
-			above = ranked->pdata[at - 1];
-		if (at + 1 < ranked->len)
-			below = ranked->pdata[at + 1];
-		fprintf(out, "Rank %u of %u pending jobs in partition %s (tier "
-			"%u; by priority, then job id)\n", at + 1, ranked->len,
-			part ? part->name : "(none)",
-			part ? part->priority_tier : 0);
-		_explain_neighbour(out, "just above", row, above, true);
-		_explain_neighbour(out, "just below", row, below, false);
-		g_ptr_array_unref(ranked);
-	}
-	{
-		/* the scheduler's one queue: tier first, then priority */
-		const _row_t *mine = mf_prun_job_row(c, j);
-		guint pos = 0, ahead = 0;
-
-		for (guint i = 0; mine && i < c->rows->len; i++) {
-			const _row_t *x = c->rows->pdata[i];
-
-			if (x->job != j && _queue_cmp(x, mine) < 0)
-				ahead++;
-		}
-		pos = ahead + 1;
-		fprintf(out, "In the scheduler's queue (partition PriorityTier "
-			"first, then priority): %u of %u rows; a job queued in "
-			"several partitions is tried in each, in tier order\n",
-			pos, c->rows->len);
-	}
-	ranked = NULL;
+	_explain_head(c, o, j, out);
+	fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
+		"weight", "weighted", "from");
+	_explain_age_assoc_fs(c, o, j, out);
+	_explain_js_part_qos(c, j, out);
+	_explain_tres(c, j, out);
+	_explain_total(c, j, out);
+	for (uint32_t k = 0; k < (pj_parts(j) ? j->job.part_cnt : 1); k++)
+		_explain_rank(c, j, pj_parts(j) ? j->job.parts[k]
+						: j->job.part, out);
+	_explain_queue(c, j, out);
 	return MF_EXIT_OK;
 }
 
