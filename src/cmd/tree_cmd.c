@@ -856,7 +856,47 @@ static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp)
 	return 0;
 }
 
-int cmd_tree(int argc, char **argv)
+/* What the command line of `mfprio tree` asks for. */
+typedef struct {
+	const char *assoc, *usage, *conf, *svg;
+	const char *flags_arg, *snapshot, *when;
+	const char *account, *users;
+	_view_t view;
+	bool view_set;           /* --account, --users, --depth or --top */
+	bool color;
+} _tree_opts_t;
+
+/* --depth, --top or --width (CH) with ARG into O's view.  Returns 0, or -1
+ * for a bad number (reported). */
+static int _tree_number(int ch, const char *arg, _tree_opts_t *o)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (!*arg || *end || n < 0 || n > 100000 ||
+	    (ch == OPT_WIDTH && n < 200)) {
+		mf_cmd_error("--%s '%s': a whole number, %s",
+			     ch == OPT_DEPTH ? "depth" :
+			     ch == OPT_TOP ? "top" : "width",
+			     arg, ch == OPT_WIDTH ?
+			     "200 to 100000" : "0 or more");
+		return -1;
+	}
+	if (ch == OPT_WIDTH) {
+		o->view.width = (double) n;
+		return 0;
+	}
+	if (ch == OPT_DEPTH)
+		o->view.depth = (int) n;
+	else
+		o->view.n_top = (int) n;
+	o->view_set = true;
+	return 0;
+}
+
+/* Read the options of ARGV into O and check --color and --users.
+ * Returns 0, 1 after --help or -1 for a usage error (reported). */
+static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 {
 	static const struct option opts[] = {
 		{ "assoc", required_argument, NULL, OPT_ASSOC },
@@ -874,140 +914,152 @@ int cmd_tree(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *assoc = NULL, *usage = NULL, *conf = NULL, *svg = NULL;
-	const char *flags_arg = NULL, *snapshot = NULL, *when = "auto";
-	const char *account = NULL, *users = NULL;
-	_view_t view = { 0 };
-	bool view_set = false;
-	char *note = NULL;
 	const char *nc = getenv("NO_COLOR");
-	mf_snapdir_t snap = { 0 };
-	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
-	uint32_t flags = 0;
-	mf_tree_t *tree;
-	mf_error_t e;
-	bool color;
-	int ch, rc = MF_EXIT_OK;
+	int ch;
 
 	optind = 1;
-	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_ASSOC: assoc = optarg; break;
-		case OPT_USAGE: usage = optarg; break;
-		case OPT_CONF: conf = optarg; break;
-		case OPT_FLAGS: flags_arg = optarg; break;
-		case OPT_SVG: svg = optarg; break;
-		case OPT_SNAPSHOT: snapshot = optarg; break;
-		case OPT_COLOR: when = optarg; break;
-		case OPT_ACCOUNT: account = optarg; view_set = true; break;
-		case OPT_USERS: users = optarg; view_set = true; break;
+		case OPT_ASSOC: o->assoc = optarg; break;
+		case OPT_USAGE: o->usage = optarg; break;
+		case OPT_CONF: o->conf = optarg; break;
+		case OPT_FLAGS: o->flags_arg = optarg; break;
+		case OPT_SVG: o->svg = optarg; break;
+		case OPT_SNAPSHOT: o->snapshot = optarg; break;
+		case OPT_COLOR: o->when = optarg; break;
+		case OPT_ACCOUNT:
+			o->account = optarg;
+			o->view_set = true;
+			break;
+		case OPT_USERS:
+			o->users = optarg;
+			o->view_set = true;
+			break;
 		case OPT_WIDTH:
 		case OPT_DEPTH:
-		case OPT_TOP: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-
-			if (!*optarg || *end || n < 0 || n > 100000 ||
-			    (ch == OPT_WIDTH && n < 200)) {
-				mf_cmd_error("--%s '%s': a whole number, %s",
-					     ch == OPT_DEPTH ? "depth" :
-					     ch == OPT_TOP ? "top" : "width",
-					     optarg, ch == OPT_WIDTH ?
-					     "200 to 100000" : "0 or more");
-				return MF_EXIT_USAGE;
-			}
-			if (ch == OPT_WIDTH) {
-				view.width = (double) n;
-				break;
-			}
-			if (ch == OPT_DEPTH)
-				view.depth = (int) n;
-			else
-				view.n_top = (int) n;
-			view_set = true;
+		case OPT_TOP:
+			if (_tree_number(ch, optarg, o))
+				return -1;
 			break;
-		}
 		case 'h':
 			fputs(_usage, stdout);
-			return MF_EXIT_OK;
+			return 1;
 		default:
 			fputs(_usage, stderr);
-			rc = MF_EXIT_USAGE;
+			return -1;
 		}
 	}
-	if (rc)
-		return rc;
 	if (optind < argc) {
 		mf_cmd_error("tree: unexpected argument '%s'", argv[optind]);
-		return MF_EXIT_USAGE;
+		return -1;
 	}
-	if (strcmp(when, "auto") && strcmp(when, "always") &&
-	    strcmp(when, "never")) {
-		mf_cmd_error("--color '%s': auto, always or never", when);
-		return MF_EXIT_USAGE;
+	if (strcmp(o->when, "auto") && strcmp(o->when, "always") &&
+	    strcmp(o->when, "never")) {
+		mf_cmd_error("--color '%s': auto, always or never", o->when);
+		return -1;
 	}
-	if (users && strcmp(users, "fold") && strcmp(users, "show")) {
-		mf_cmd_error("--users '%s': fold or show", users);
-		return MF_EXIT_USAGE;
+	if (o->users && strcmp(o->users, "fold") && strcmp(o->users, "show")) {
+		mf_cmd_error("--users '%s': fold or show", o->users);
+		return -1;
 	}
-	view.fold_users = users && !strcmp(users, "fold");
-	color = !(nc && *nc) && (!strcmp(when, "always") ||
-				 (!strcmp(when, "auto") && isatty(1)));
-	if (snapshot) {
-		if (mf_snapdir_open(snapshot, &snap, &e)) {
+	o->view.fold_users = o->users && !strcmp(o->users, "fold");
+	o->color = !(nc && *nc) && (!strcmp(o->when, "always") ||
+				    (!strcmp(o->when, "auto") && isatty(1)));
+	return 0;
+}
+
+/* The tree O names (from the snapshot SNAP where options name no file),
+ * with its fair share computed, in *TREE.  Returns an exit status
+ * (errors reported). */
+static int _tree_load(_tree_opts_t *o, mf_snapdir_t *snap, mf_fs_algo_t *algo,
+		      mf_tree_t **tree)
+{
+	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
+	uint32_t flags = 0;
+	mf_error_t e;
+
+	if (o->snapshot) {
+		if (mf_snapdir_open(o->snapshot, snap, &e)) {
 			mf_cmd_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
-		assoc = assoc ? assoc : snap.assoc;
-		usage = usage ? usage : snap.assoc_mgr ? snap.assoc_mgr :
-			snap.usage;
-		conf = conf ? conf : snap.conf;
+		o->assoc = o->assoc ? o->assoc : snap->assoc;
+		o->usage = o->usage ? o->usage : snap->assoc_mgr ?
+			   snap->assoc_mgr : snap->usage;
+		o->conf = o->conf ? o->conf : snap->conf;
 	}
-	if (!assoc) {
-		mf_cmd_error("tree: --assoc FILE is required%s", snapshot ?
+	if (!o->assoc) {
+		mf_cmd_error("tree: --assoc FILE is required%s", o->snapshot ?
 			     " (the snapshot has no assoc file)" :
 			     " (or --snapshot DIR)");
-		mf_snapdir_clear(&snap);
 		return MF_EXIT_USAGE;
 	}
-	if (conf && _read_conf(conf, &flags, &cfg.damp)) {
-		mf_snapdir_clear(&snap);
+	if (o->conf && _read_conf(o->conf, &flags, &cfg.damp))
 		return MF_EXIT_INPUT;
-	}
-	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
+	if (o->flags_arg && mf_priority_flags_parse(o->flags_arg, &flags, &e)) {
 		mf_cmd_error("--flags: %s", e.text);
-		mf_snapdir_clear(&snap);
 		return MF_EXIT_USAGE;
 	}
 	cfg.algo = mf_priority_flags_algo(flags);
-	if (!(tree = mf_snapshot_load(assoc, usage, &e))) {
+	if (!(*tree = mf_snapshot_load(o->assoc, o->usage, &e))) {
 		mf_cmd_error("%s", e.text);
-		mf_snapdir_clear(&snap);
 		return MF_EXIT_INPUT;
 	}
-	mf_fairshare_compute(tree, &cfg);
-	view.top = tree->root;
-	if (account && !(view.top = mf_tree_find_account(tree, account))) {
-		mf_cmd_error("--account %s: no such account", account);
-		rc = MF_EXIT_INPUT;
-	} else if (!view_set && tree->order->len > AUTO_ROWS) {
-		view.fold_users = true;
-		view.n_top = svg ? AUTO_TOP_SVG : AUTO_TOP_TEXT;
-		if (!view.width)
-			view.width = AUTO_SVG_W;
-		view.min_w = AUTO_MIN_W;
-		note = g_strdup_printf(
+	mf_fairshare_compute(*tree, &cfg);
+	*algo = cfg.algo;
+	return MF_EXIT_OK;
+}
+
+/* O's view of TREE: its --account, or a summary of a big tree when no
+ * option chose the view (what was summed up said in *NOTE).  Returns an
+ * exit status. */
+static int _tree_view(_tree_opts_t *o, const mf_tree_t *tree, char **note)
+{
+	_view_t *view = &o->view;
+
+	view->top = tree->root;
+	if (o->account &&
+	    !(view->top = mf_tree_find_account(tree, o->account))) {
+		mf_cmd_error("--account %s: no such account", o->account);
+		return MF_EXIT_INPUT;
+	}
+	if (!o->view_set && tree->order->len > AUTO_ROWS) {
+		view->fold_users = true;
+		view->n_top = o->svg ? AUTO_TOP_SVG : AUTO_TOP_TEXT;
+		if (!view->width)
+			view->width = AUTO_SVG_W;
+		view->min_w = AUTO_MIN_W;
+		*note = g_strdup_printf(
 			"%u associations: each account's users folded, the %d "
 			"children furthest from their shares shown (--users "
 			"show --top 0 for all; --account, --depth)",
-			tree->order->len, view.n_top);
+			tree->order->len, view->n_top);
 	}
-	if (!rc && svg)
-		rc = _write_svg(svg, tree, cfg.algo, &view, note);
+	return MF_EXIT_OK;
+}
+
+int cmd_tree(int argc, char **argv)
+{
+	_tree_opts_t o = { .when = "auto" };
+	mf_snapdir_t snap = { 0 };
+	mf_fs_algo_t algo = MF_FS_FAIR_TREE;
+	mf_tree_t *tree = NULL;
+	char *note = NULL;
+	int rc;
+
+	rc = _tree_parse_args(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
+	rc = _tree_load(&o, &snap, &algo, &tree);
+	if (!rc)
+		rc = _tree_view(&o, tree, &note);
+	if (!rc && o.svg)
+		rc = _write_svg(o.svg, tree, algo, &o.view, note);
 	else if (!rc)
-		_print_text(stdout, tree, cfg.algo, color, &view, note);
+		_print_text(stdout, tree, algo, o.color, &o.view, note);
 	g_free(note);
-	mf_tree_destroy(tree);
+	if (tree)
+		mf_tree_destroy(tree);
 	mf_snapdir_clear(&snap);
 	if (!rc && fflush(stdout))
 		rc = MF_EXIT_INPUT;
