@@ -1110,85 +1110,100 @@ static int _parse(_opts_t *o, int argc, char **argv)
 	return MF_EXIT_OK;
 }
 
-static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
+/* O's input files: the snapshot SNAP's where options name none.  Returns
+ * an exit status (errors reported). */
+static int _replay_inputs(_opts_t *o, mf_snapdir_t *snap)
 {
-	mf_snapdir_t snap = { 0 };
-	GHashTable *qos = NULL;
-	char *cluster = o->cluster ? g_strdup(o->cluster) : NULL;
-	time_t from, to;
 	mf_error_t e;
-	int rc = MF_EXIT_OK;
-	bool *sel = NULL;
-	char **show = NULL;
-	FILE *out = stdout;
 
 	if (o->snapshot) {
-		if (mf_snapdir_open(o->snapshot, &snap, &e)) {
+		if (mf_snapdir_open(o->snapshot, snap, &e)) {
 			mf_cmd_error("%s", e.text);
-			rc = MF_EXIT_INPUT;
-			goto done;
+			return MF_EXIT_INPUT;
 		}
 		if (!o->conf)
-			o->conf = snap.conf;
+			o->conf = snap->conf;
 		if (!o->assoc)
-			o->assoc = snap.assoc;
+			o->assoc = snap->assoc;
 		if (!o->qos)
-			o->qos = snap.qos;
+			o->qos = snap->qos;
 	}
 	if (!o->conf || !o->assoc) {
 		mf_cmd_error("replay: --conf FILE and --assoc FILE are required%s",
 			     o->snapshot ? " (the snapshot lacks one)" :
 			     " (or --snapshot DIR)");
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
+	return MF_EXIT_OK;
+}
+
+/* The settings and trees of both sides of C, the QOS priorities (in
+ * *QOS, NULL without --qos) and the history HIST.  *CLUSTER may be set
+ * from slurm.conf.  Returns an exit status (errors reported). */
+static int _replay_load(_ctx_t *c, _opts_t *o, const char *hist,
+			char **cluster, GHashTable **qos)
+{
+	mf_error_t e;
+	int rc;
+
 	if ((rc = _settings(&c->s[0], o->conf, NULL, o->at_end, false,
-			    &cluster)) ||
+			    cluster)) ||
 	    (rc = _settings(&c->s[1], o->conf, o->sets, o->at_end, true,
 			    NULL)))
-		goto done;
+		return rc;
 	for (int side = 0; side < 2; side++) {
 		if (!(c->s[side].tree = mf_snapshot_load_cluster(o->assoc, NULL,
-								 cluster,
+								 *cluster,
 								 &e))) {
 			mf_cmd_error("%s", e.text);
-			rc = MF_EXIT_INPUT;
-			goto done;
+			return MF_EXIT_INPUT;
 		}
 	}
 	for (guint i = 0; i < o->shares->len; i++)
-		if (_share(c->s[1].tree, o->shares->pdata[i])) {
-			rc = MF_EXIT_USAGE;
-			goto done;
-		}
-	if (o->qos && !(qos = mf_qos_load(o->qos, &e))) {
+		if (_share(c->s[1].tree, o->shares->pdata[i]))
+			return MF_EXIT_USAGE;
+	if (o->qos && !(*qos = mf_qos_load(o->qos, &e))) {
 		mf_cmd_error("%s", e.text);
-		rc = MF_EXIT_INPUT;
-		goto done;
+		return MF_EXIT_INPUT;
 	}
 	if (!(c->h = mf_sacct_load(hist, &e))) {
 		mf_cmd_error("%s", e.text);
-		rc = MF_EXIT_INPUT;
-		goto done;
+		return MF_EXIT_INPUT;
 	}
-	_period(c->h, &from, &to);
-	if (o->from && mf_time_point(o->from, time(NULL), &from, &e)) {
+	return MF_EXIT_OK;
+}
+
+/* The period replayed, in *FROM and *TO: the history's unless --from or
+ * --to say.  Returns an exit status (errors reported). */
+static int _replay_period(_ctx_t *c, const _opts_t *o, time_t *from,
+			  time_t *to)
+{
+	mf_error_t e;
+
+	_period(c->h, from, to);
+	if (o->from && mf_time_point(o->from, time(NULL), from, &e)) {
 		mf_cmd_error("--from %s", e.text);
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
-	if (o->to && mf_time_point(o->to, time(NULL), &to, &e)) {
+	if (o->to && mf_time_point(o->to, time(NULL), to, &e)) {
 		mf_cmd_error("--to %s", e.text);
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
-	if (to < from) {
+	if (*to < *from) {
 		mf_cmd_error("replay: the period ends (--to) before it starts "
 			     "(--from)");
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
-	_clip_notes(c->h, from, to);
+	_clip_notes(c->h, *from, *to);
+	return MF_EXIT_OK;
+}
+
+/* Ready both sides of C to replay FROM to TO: the user associations, the
+ * highest QOS priority of QOS (may be NULL), the maps from the history
+ * into each tree.  Returns nothing. */
+static void _replay_prepare(_ctx_t *c, const _opts_t *o, GHashTable *qos,
+			    time_t from, time_t to)
+{
 	c->users = g_ptr_array_new();
 	for (guint i = 0; i < c->s[0].tree->order->len; i++)
 		if (((mf_assoc_t *)c->s[0].tree->order->pdata[i])->user)
@@ -1210,19 +1225,18 @@ static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
 		_map_parts_qos(s, c->h, qos);
 		_prepare(c, s, from, to, o->every);
 	}
-	{
-		/* "after" in a thread of its own, "before" in this one */
-		GThread *t = g_thread_new("replay-after", _run, &c->s[1]);
+}
 
-		(void)_run(&c->s[0]);
-		g_thread_join(t);
-	}
-	if ((rc = c->s[0].status) || (rc = c->s[1].status))
-		goto done;
+/* Write what O asks of the replay C of HIST (FROM to TO): the SVG, the
+ * JSON or a CSV table.  Returns an exit status. */
+static int _replay_output(_ctx_t *c, const _opts_t *o, const char *hist,
+			  time_t from, time_t to)
+{
+	char **show = o->show ? g_strsplit(o->show, ",", -1) : NULL;
+	bool *sel = _selected(c, show, o->top > 0 ? o->top : -1);
+	FILE *out = stdout;
+	int rc = MF_EXIT_OK;
 
-	if (o->show)
-		show = g_strsplit(o->show, ",", -1);
-	sel = _selected(c, show, o->top > 0 ? o->top : -1);
 	if (o->svg) {
 		bool *svg_sel = show || o->top > 0 ? sel :
 				_selected(c, NULL, 6);
@@ -1254,6 +1268,33 @@ static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
 done:
 	g_strfreev(show);
 	g_free(sel);
+	return rc;
+}
+
+/* Replay the history HIST as O asks, before and after its changes, and
+ * write the result.  Returns an exit status. */
+static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
+{
+	mf_snapdir_t snap = { 0 };
+	GHashTable *qos = NULL;
+	char *cluster = o->cluster ? g_strdup(o->cluster) : NULL;
+	time_t from, to;
+	GThread *t;
+	int rc;
+
+	if ((rc = _replay_inputs(o, &snap)) ||
+	    (rc = _replay_load(c, o, hist, &cluster, &qos)) ||
+	    (rc = _replay_period(c, o, &from, &to)))
+		goto done;
+	_replay_prepare(c, o, qos, from, to);
+	/* "after" in a thread of its own, "before" in this one */
+	t = g_thread_new("replay-after", _run, &c->s[1]);
+	(void)_run(&c->s[0]);
+	g_thread_join(t);
+	if ((rc = c->s[0].status) || (rc = c->s[1].status))
+		goto done;
+	rc = _replay_output(c, o, hist, from, to);
+done:
 	g_free(cluster);
 	if (qos)
 		g_hash_table_destroy(qos);
