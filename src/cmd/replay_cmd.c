@@ -988,6 +988,93 @@ typedef struct {
 	bool json;
 } _opts_t;
 
+/* A change of the "after" side's settings, option OPT with ARG, into O
+ * (--set, --flags and --damp as the LINE-th setting).  Returns 0, or -1
+ * for a bad value (reported). */
+static int _parse_change(_opts_t *o, int opt, const char *arg, int *line)
+{
+	mf_error_t e;
+	char *end;
+	long v;
+	uint32_t flags;
+
+	switch (opt) {
+	case OPT_SET:
+		if (mf_conf_set_arg(o->sets, arg, "--set", ++*line, &e)) {
+			mf_cmd_error("%s", e.text);
+			return -1;
+		}
+		return 0;
+	case OPT_FLAGS:
+		if (mf_priority_flags_parse(arg, &flags, &e)) {
+			mf_cmd_error("--flags: %s", e.text);
+			return -1;
+		}
+		mf_conf_set(o->sets, "PriorityFlags", arg, "--flags", ++*line);
+		return 0;
+	case OPT_DAMP:
+		if (!g_ascii_isdigit(*arg) ||
+		    (v = strtol(arg, &end, 10), *end) || v < 1 ||
+		    v > 65535) {
+			mf_cmd_error("--damp '%s': not a whole number "
+				     "from 1 to 65535", arg);
+			return -1;
+		}
+		mf_conf_set(o->sets, "FairShareDampeningFactor", arg,
+			    "--damp", ++*line);
+		return 0;
+	case OPT_AT_END:
+		if (strchr("yY1", *arg) && *arg)
+			o->at_end = 1;
+		else if (strchr("nN0", *arg) && *arg)
+			o->at_end = 0;
+		else {
+			mf_cmd_error("--charge-at-end '%s': y or n", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* An option of the output, OPT with ARG, into O: --table, --top or
+ * --every.  Returns 0, or -1 for a bad value (reported). */
+static int _parse_output(_opts_t *o, int opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	switch (opt) {
+	case OPT_TABLE:
+		if (strcmp(arg, "series") && strcmp(arg, "final") &&
+		    strcmp(arg, "jobs") && strcmp(arg, "users")) {
+			mf_cmd_error("--table '%s': series, final, jobs "
+				     "or users", arg);
+			return -1;
+		}
+		o->table = arg;
+		return 0;
+	case OPT_TOP:
+	case OPT_EVERY:
+		if (!g_ascii_isdigit(*arg) ||
+		    (v = strtol(arg, &end, 10), *end) || v < 1 ||
+		    v > 1000000) {
+			mf_cmd_error("--%s '%s': not a whole number "
+				     "from 1 to 1000000", opt == OPT_TOP ?
+				     "top" : "every", arg);
+			return -1;
+		}
+		if (opt == OPT_TOP)
+			o->top = (int)v;
+		else
+			o->every = (uint32_t)v;
+		return 0;
+	}
+	return 0;
+}
+
+/* Read the options of ARGV into O.  Returns an exit status, or -1
+ * after --help. */
 static int _parse(_opts_t *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1013,10 +1100,6 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, line = 0;
-	mf_error_t e;
-	char *end;
-	long v;
-	uint32_t flags;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1029,70 +1112,22 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		case OPT_FROM: o->from = optarg; break;
 		case OPT_TO: o->to = optarg; break;
 		case OPT_SET:
-			if (mf_conf_set_arg(o->sets, optarg, "--set", ++line,
-					    &e)) {
-				mf_cmd_error("%s", e.text);
-				return MF_EXIT_USAGE;
-			}
-			break;
 		case OPT_FLAGS:
-			if (mf_priority_flags_parse(optarg, &flags, &e)) {
-				mf_cmd_error("--flags: %s", e.text);
-				return MF_EXIT_USAGE;
-			}
-			mf_conf_set(o->sets, "PriorityFlags", optarg, "--flags",
-				    ++line);
-			break;
 		case OPT_DAMP:
-			if (!g_ascii_isdigit(*optarg) ||
-			    (v = strtol(optarg, &end, 10), *end) || v < 1 ||
-			    v > 65535) {
-				mf_cmd_error("--damp '%s': not a whole number "
-					     "from 1 to 65535", optarg);
+		case OPT_AT_END:
+			if (_parse_change(o, ch, optarg, &line))
 				return MF_EXIT_USAGE;
-			}
-			mf_conf_set(o->sets, "FairShareDampeningFactor", optarg,
-				    "--damp", ++line);
 			break;
 		case OPT_SHARE: g_ptr_array_add(o->shares, optarg); break;
-		case OPT_AT_END:
-			if (strchr("yY1", *optarg) && *optarg)
-				o->at_end = 1;
-			else if (strchr("nN0", *optarg) && *optarg)
-				o->at_end = 0;
-			else {
-				mf_cmd_error("--charge-at-end '%s': y or n",
-					     optarg);
-				return MF_EXIT_USAGE;
-			}
-			break;
 		case OPT_TABLE:
-			if (strcmp(optarg, "series") && strcmp(optarg, "final") &&
-			    strcmp(optarg, "jobs") && strcmp(optarg, "users")) {
-				mf_cmd_error("--table '%s': series, final, jobs "
-					     "or users", optarg);
+		case OPT_TOP:
+		case OPT_EVERY:
+			if (_parse_output(o, ch, optarg))
 				return MF_EXIT_USAGE;
-			}
-			o->table = optarg;
 			break;
 		case OPT_JSON: o->json = true; break;
 		case OPT_SVG: o->svg = optarg; break;
 		case OPT_SHOW: o->show = optarg; break;
-		case OPT_TOP:
-		case OPT_EVERY:
-			if (!g_ascii_isdigit(*optarg) ||
-			    (v = strtol(optarg, &end, 10), *end) || v < 1 ||
-			    v > 1000000) {
-				mf_cmd_error("--%s '%s': not a whole number "
-					     "from 1 to 1000000", ch == OPT_TOP ?
-					     "top" : "every", optarg);
-				return MF_EXIT_USAGE;
-			}
-			if (ch == OPT_TOP)
-				o->top = (int)v;
-			else
-				o->every = (uint32_t)v;
-			break;
 		case 'h':
 			fputs(_usage, stdout);
 			return -1;
