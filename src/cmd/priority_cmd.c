@@ -1714,7 +1714,10 @@ static int _from_snapshot(const char *dir, mf_snapdir_t *snap, _opts_t *o,
 	return MF_EXIT_OK;
 }
 
-int cmd_priority(int argc, char **argv)
+/* Read the options of ARGV into IO (a bad --release into C's).
+ * Returns 0, 1 after --help or -1 for a usage error (reported). */
+static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
+			    _ctx_t *c)
 {
 	static const struct option opts[] = {
 		MF_IOPT_LONGOPTS,
@@ -1730,24 +1733,19 @@ int cmd_priority(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* the inputs, --now, --release and the what-ifs: input_opts, as
-	 * why, check and compare take them */
-	mf_iopts_t io;
-	_opts_t *o = &io.o;
-	_ctx_t c = { 0 };
-	int ch, rc, t;
+	_opts_t *o = &io->o;
+	int ch, t;
 
-	mf_iopt_init(&io);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "j:u:p:S:wlPnh", opts, NULL))
 	       != -1) {
-		if ((t = mf_iopt_take(&io, ch, optarg))) {
+		if ((t = mf_iopt_take(io, ch, optarg))) {
 			if (t < 0)
-				goto usage;
+				return -1;
 			/* a bad --release is a usage error at once */
 			if (ch == MF_IOPT_RELEASE &&
-			    mf_cmd_release_option(&c.rel, optarg))
-				goto usage;
+			    mf_cmd_release_option(&c->rel, optarg))
+				return -1;
 			continue;
 		}
 		switch (ch) {
@@ -1768,7 +1766,7 @@ int cmd_priority(int argc, char **argv)
 				mf_cmd_error("-S '%s': not a sort list of "
 					     "the fields i r u y a f j p q t "
 					     "N", optarg);
-				goto usage;
+				return -1;
 			}
 			o->sort = optarg;
 			break;
@@ -1780,49 +1778,73 @@ int cmd_priority(int argc, char **argv)
 		case 'n': o->noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
-			rc = MF_EXIT_OK;
-			goto out;
+			return 1;
 		default:
 			fputs(_usage, stderr);
-			goto usage;
+			return -1;
 		}
+	}
+	if (optind < argc) {
+		mf_cmd_error("priority: unexpected argument '%s'",
+			     argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Compute and print what O asks: the plain table streamed, or the
+ * explanation, the JSON or the table of --weights from the loaded
+ * jobs.  Returns an exit status. */
+static int _prio_run(_ctx_t *c, const _opts_t *o)
+{
+	int rc;
+
+	if ((!o->explain && !o->json) || o->weights) {
+		/* the plain table: streamed, for dumps of any size */
+		rc = _stream_table(c, o, stdout);
+		if (!rc && fflush(stdout))
+			rc = MF_EXIT_INPUT;
+		return rc;
+	}
+	if ((rc = _load(c, o)) || (rc = _compute(c, o->now)))
+		return rc;
+	g_ptr_array_sort(c->rows, _by_job_id);
+	if (o->explain && o->json)
+		rc = mf_prun_explain_json(c, o, stdout);
+	else if (o->explain)
+		rc = _explain(c, o, stdout);
+	else if (o->json)
+		rc = mf_prun_print_json(c, o, stdout);
+	else
+		_print_table(c, o, stdout);
+	if (fflush(stdout))
+		rc = MF_EXIT_INPUT;
+	return rc;
+}
+
+int cmd_priority(int argc, char **argv)
+{
+	/* the inputs, --now, --release and the what-ifs: input_opts, as
+	 * why, check and compare take them */
+	mf_iopts_t io;
+	_opts_t *o = &io.o;
+	_ctx_t c = { 0 };
+	int rc;
+
+	mf_iopt_init(&io);
+	rc = _prio_parse_args(argc, argv, &io, &c);
+	if (rc) {
+		rc = rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
+		goto out;
 	}
 	/* the release is set in C already (mf_iopt_run is not used: the
 	 * plain table streams) */
 	io.release = NULL;
-	if (optind < argc) {
-		mf_cmd_error("priority: unexpected argument '%s'",
-			     argv[optind]);
-		rc = MF_EXIT_USAGE;
-	} else if ((rc = mf_iopt_finish(&io, "priority")) ==
-		   MF_EXIT_USAGE && (!o->conf || !o->jobs)) {
+	if ((rc = mf_iopt_finish(&io, "priority")) == MF_EXIT_USAGE &&
+	    (!o->conf || !o->jobs))
 		fputs(_usage, stderr);
-	}
-	if (rc)
-		goto out;
-	if ((!o->explain && !o->json) || o->weights) {
-		/* the plain table: streamed, for dumps of any size */
-		rc = _stream_table(&c, o, stdout);
-		if (!rc && fflush(stdout))
-			rc = MF_EXIT_INPUT;
-		goto out;
-	}
-	if ((rc = _load(&c, o)) || (rc = _compute(&c, o->now)))
-		goto out;
-	g_ptr_array_sort(c.rows, _by_job_id);
-	if (o->explain && o->json)
-		rc = mf_prun_explain_json(&c, o, stdout);
-	else if (o->explain)
-		rc = _explain(&c, o, stdout);
-	else if (o->json)
-		rc = mf_prun_print_json(&c, o, stdout);
-	else
-		_print_table(&c, o, stdout);
-	if (fflush(stdout))
-		rc = MF_EXIT_INPUT;
-	goto out;
-usage:
-	rc = MF_EXIT_USAGE;
+	if (!rc)
+		rc = _prio_run(&c, o);
 out:
 	_ctx_clear(&c);
 	mf_iopt_clear(&io);
