@@ -676,11 +676,128 @@ static void _json_side(mf_json_t *j, const char *key, const _side_t *s)
 	mf_json_end_object(j);
 }
 
+/* The "series" array: for each user SEL selects, the fair-share factor
+ * before and after at each sample.  Returns nothing. */
+static void _json_series(mf_json_t *j, const _ctx_t *c, const bool *sel)
+{
+	guint n = c->users->len;
+
+	mf_json_begin_array(j, "series");
+	for (guint u = 0; u < n; u++) {
+		const mf_assoc_t *a = _user(c, 0, u);
+		guint cur = 0;
+
+		if (!sel[u])
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "account", a->acct);
+		mf_json_string(j, "user", a->user);
+		mf_json_begin_array(j, "time");
+		for (guint k = 0; k < c->s[0].times->len; k++)
+			mf_json_int(j, NULL, (int64_t)g_array_index(
+				c->s[0].times, time_t, k));
+		mf_json_end_array(j);
+		for (int side = 0; side < 2; side++) {
+			mf_json_begin_array(j, side ? "fs_after" :
+					    "fs_before");
+			cur = 0;
+			for (guint k = 0; k < c->s[0].times->len; k++) {
+				guint kk = side ? _after_sample(c, k, &cur) : k;
+
+				mf_json_double(j, NULL, (double)_fs_at(
+					&c->s[side], n, kk, u));
+			}
+			mf_json_end_array(j);
+		}
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The "final" array: every association's usage and fair-share factor
+ * at the end, before and after.  Returns nothing. */
+static void _json_final(mf_json_t *j, const _ctx_t *c)
+{
+	mf_json_begin_array(j, "final");
+	for (guint i = 0; i < c->s[0].tree->order->len; i++) {
+		mf_json_begin_object(j, NULL);
+		for (int side = 0; side < 2; side++) {
+			const mf_assoc_t *a = c->s[side].tree->order->pdata[i];
+			double f = a->user ?
+				   mf_replay_job_fs(a, &c->s[side].rc.fs) :
+				   a->fs_factor;
+
+			if (!side) {
+				mf_json_string(j, "account", a->acct);
+				mf_json_string(j, "user", a->user);
+			}
+			mf_json_double(j, side ? "usage_after" :
+				       "usage_before", (double)a->usage_raw);
+			mf_json_double(j, side ? "fs_after" : "fs_before", f);
+		}
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The "jobs" array: each job ranked on either side, with its priority
+ * and rank before and after.  Returns nothing. */
+static void _json_jobs(mf_json_t *j, const _ctx_t *c)
+{
+	mf_json_begin_array(j, "jobs");
+	for (guint i = 0; i < c->h->jobs->len; i++) {
+		const mf_replay_job_t *jb = &g_array_index(c->h->jobs,
+							   mf_replay_job_t, i);
+		const mf_replay_out_t *b = &c->s[0].out[i], *a = &c->s[1].out[i];
+
+		if (!b->rank && !a->rank)
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_uint(j, "job_id", jb->job_id);
+		mf_json_string(j, "account", _acct_of(c, jb));
+		mf_json_string(j, "user", _user_of(c, jb));
+		mf_json_int(j, "start", jb->start);
+		mf_json_uint(j, "pending", b->pending);
+		mf_json_uint(j, "priority_before", b->priority);
+		mf_json_uint(j, "rank_before", b->rank);
+		mf_json_uint(j, "priority_after", a->priority);
+		mf_json_uint(j, "rank_after", a->rank);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The "users" array: each user's jobs, mean ranks and how many jobs
+ * moved ahead or behind.  Returns nothing. */
+static void _json_users(mf_json_t *j, const _ctx_t *c)
+{
+	_usum_t *sum = _user_sums(c);
+
+	mf_json_begin_array(j, "users");
+	for (guint i = 0; i < c->h->acct->len; i++) {
+		const _usum_t *u = &sum[i];
+
+		if (!u->jobs)
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "account", c->h->acct->pdata[i]);
+		mf_json_string(j, "user", c->h->user->pdata[i]);
+		mf_json_uint(j, "jobs", u->jobs);
+		mf_json_double(j, "mean_rank_before", u->rank[0] / u->jobs);
+		mf_json_double(j, "mean_rank_after", u->rank[1] / u->jobs);
+		mf_json_uint(j, "ahead", u->ahead);
+		mf_json_uint(j, "behind", u->behind);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+	g_free(sum);
+}
+
+/* The replay C of FROM to TO as JSON, the series of the users SEL
+ * selects.  Returns nothing. */
 static void _json(const _ctx_t *c, const bool *sel, time_t from, time_t to,
 		  FILE *out)
 {
-	guint n = c->users->len;
-	_usum_t *sum = _user_sums(c);
 	mf_json_t j;
 
 	mf_json_init(&j, out);
@@ -692,100 +809,12 @@ static void _json(const _ctx_t *c, const bool *sel, time_t from, time_t to,
 	_json_side(&j, "before", &c->s[0]);
 	_json_side(&j, "after", &c->s[1]);
 
-	mf_json_begin_array(&j, "series");
-	for (guint u = 0; u < n; u++) {
-		const mf_assoc_t *a = _user(c, 0, u);
-		guint cur = 0;
-
-		if (!sel[u])
-			continue;
-		mf_json_begin_object(&j, NULL);
-		mf_json_string(&j, "account", a->acct);
-		mf_json_string(&j, "user", a->user);
-		mf_json_begin_array(&j, "time");
-		for (guint k = 0; k < c->s[0].times->len; k++)
-			mf_json_int(&j, NULL, (int64_t)g_array_index(
-				c->s[0].times, time_t, k));
-		mf_json_end_array(&j);
-		for (int side = 0; side < 2; side++) {
-			mf_json_begin_array(&j, side ? "fs_after" :
-					    "fs_before");
-			cur = 0;
-			for (guint k = 0; k < c->s[0].times->len; k++) {
-				guint kk = side ? _after_sample(c, k, &cur) : k;
-
-				mf_json_double(&j, NULL, (double)_fs_at(
-					&c->s[side], n, kk, u));
-			}
-			mf_json_end_array(&j);
-		}
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-
-	mf_json_begin_array(&j, "final");
-	for (guint i = 0; i < c->s[0].tree->order->len; i++) {
-		mf_json_begin_object(&j, NULL);
-		for (int side = 0; side < 2; side++) {
-			const mf_assoc_t *a = c->s[side].tree->order->pdata[i];
-			double f = a->user ?
-				   mf_replay_job_fs(a, &c->s[side].rc.fs) :
-				   a->fs_factor;
-
-			if (!side) {
-				mf_json_string(&j, "account", a->acct);
-				mf_json_string(&j, "user", a->user);
-			}
-			mf_json_double(&j, side ? "usage_after" :
-				       "usage_before", (double)a->usage_raw);
-			mf_json_double(&j, side ? "fs_after" : "fs_before", f);
-		}
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-
-	mf_json_begin_array(&j, "jobs");
-	for (guint i = 0; i < c->h->jobs->len; i++) {
-		const mf_replay_job_t *jb = &g_array_index(c->h->jobs,
-							   mf_replay_job_t, i);
-		const mf_replay_out_t *b = &c->s[0].out[i], *a = &c->s[1].out[i];
-
-		if (!b->rank && !a->rank)
-			continue;
-		mf_json_begin_object(&j, NULL);
-		mf_json_uint(&j, "job_id", jb->job_id);
-		mf_json_string(&j, "account", _acct_of(c, jb));
-		mf_json_string(&j, "user", _user_of(c, jb));
-		mf_json_int(&j, "start", jb->start);
-		mf_json_uint(&j, "pending", b->pending);
-		mf_json_uint(&j, "priority_before", b->priority);
-		mf_json_uint(&j, "rank_before", b->rank);
-		mf_json_uint(&j, "priority_after", a->priority);
-		mf_json_uint(&j, "rank_after", a->rank);
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-
-	mf_json_begin_array(&j, "users");
-	for (guint i = 0; i < c->h->acct->len; i++) {
-		const _usum_t *u = &sum[i];
-
-		if (!u->jobs)
-			continue;
-		mf_json_begin_object(&j, NULL);
-		mf_json_string(&j, "account", c->h->acct->pdata[i]);
-		mf_json_string(&j, "user", c->h->user->pdata[i]);
-		mf_json_uint(&j, "jobs", u->jobs);
-		mf_json_double(&j, "mean_rank_before", u->rank[0] / u->jobs);
-		mf_json_double(&j, "mean_rank_after", u->rank[1] / u->jobs);
-		mf_json_uint(&j, "ahead", u->ahead);
-		mf_json_uint(&j, "behind", u->behind);
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
+	_json_series(&j, c, sel);
+	_json_final(&j, c);
+	_json_jobs(&j, c);
+	_json_users(&j, c);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
-	g_free(sum);
 }
 
 /* TEXT with XML's special characters escaped. */
