@@ -657,21 +657,12 @@ static void _fit_widths(const double *wt, const double *min, guint n,
 	g_free(fixed);
 }
 
-static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
+/* The title (tooltip) of A's box: its shares, usage and factors.
+ * Returns it, to g_free(). */
+static char *_svg_title(const mf_assoc_t *a)
 {
-	char col[8];
-	double sum = 0, cx = x;
-	const char *name = a->user ? a->user : a->acct;
-	int row = a->depth - sv->v->top->depth;
 	GString *t = g_string_new(NULL);
-	GPtrArray *items;
-	double *wt, *cws, *mins;
 
-	if (!a->user && sv->algo == MF_FS_FAIR_TREE)
-		_lfs_color(a == sv->v->top && !a->parent ? NAN : a->level_fs,
-			   col);
-	else
-		_fs_color(a->fs_factor, col);
 	if (a->user)
 		g_string_append_printf(t, "%s in ", a->user);
 	g_string_append(t, a->acct);
@@ -692,20 +683,24 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 	    a->level_fs != MF_LEVEL_FS_UNSET)
 		g_string_append_printf(t, ", level fair-share %.6Lf",
 				       a->level_fs);
-	_svg_box(sv, row, x, w, col, t->str, name);
-	g_string_free(t, TRUE);
+	return g_string_free(t, FALSE);
+}
 
-	items = _items(a, sv->v);
-	wt = g_new(double, items->len + 1);
-	cws = g_new(double, items->len + 1);
-	mins = g_new(double, items->len + 1);
+/* The widths of ITEMS in a box W wide, each by its weight and no
+ * narrower than it needs in view V.  Returns them, to g_free(). */
+static double *_svg_widths(const GPtrArray *items, const _view_t *v, double w)
+{
+	double *wt = g_new(double, items->len + 1);
+	double *cws = g_new(double, items->len + 1);
+	double *mins = g_new(double, items->len + 1);
+	double sum = 0;
+
 	for (guint i = 0; i < items->len; i++) {
 		const _item_t *it = items->pdata[i];
 
 		wt[i] = it->kind == ITEM_ASSOC ? _weight(it->a) :
 			it->kind == ITEM_BELOW ? 1 : it->sum.weight;
-		mins[i] = it->kind == ITEM_ASSOC ? _need(it->a, sv->v) :
-			sv->v->min_w;
+		mins[i] = it->kind == ITEM_ASSOC ? _need(it->a, v) : v->min_w;
 		sum += wt[i];
 	}
 	/* FairShare=parent only users (weight 0 each): equal widths */
@@ -713,41 +708,72 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 		for (guint i = 0; i < items->len; i++)
 			wt[i] = 1;
 	_fit_widths(wt, mins, items->len, w, cws);
+	g_free(wt);
+	g_free(mins);
+	return cws;
+}
+
+/* The box of IT, a summary of some of A's children (folded users, more
+ * children, the levels below), in ROW at X, W wide.  Returns nothing. */
+static void _svg_summary(_svg_t *sv, const mf_assoc_t *a, const _item_t *it,
+			 int row, double x, double w)
+{
+	char col[8];
+	char *label = _sum_label(it), *title;
+
+	if (it->kind == ITEM_USERS && it->sum.fs_n) {
+		_fs_color(it->sum.fs_sum / it->sum.fs_n, col);
+		title = g_strdup_printf(
+			"%s of %s: shares %.1f%% and usage %.1f%% of "
+			"the account's, fair-share mean %.6f, lowest "
+			"%.6f (%s)", label, a->acct,
+			100 * it->sum.share, 100 * it->sum.usage,
+			it->sum.fs_sum / it->sum.fs_n, it->sum.fs_min,
+			it->sum.fs_min_a->user);
+	} else {
+		snprintf(col, sizeof(col), "#dddddd");
+		title = g_strdup_printf(
+			"%s under %s%s", label, a->acct,
+			it->kind == ITEM_MORE ? ": the children whose "
+			"usage is closest to their shares" : "");
+	}
+	_svg_box(sv, row, x, w, col, title, label);
+	g_free(label);
+	g_free(title);
+}
+
+/* The box of A at X, W wide, and under it the boxes of its children in
+ * the view.  Returns nothing. */
+static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
+{
+	char col[8];
+	double cx = x;
+	const char *name = a->user ? a->user : a->acct;
+	int row = a->depth - sv->v->top->depth;
+	char *title = _svg_title(a);
+	GPtrArray *items;
+	double *cws;
+
+	if (!a->user && sv->algo == MF_FS_FAIR_TREE)
+		_lfs_color(a == sv->v->top && !a->parent ? NAN : a->level_fs,
+			   col);
+	else
+		_fs_color(a->fs_factor, col);
+	_svg_box(sv, row, x, w, col, title, name);
+	g_free(title);
+
+	items = _items(a, sv->v);
+	cws = _svg_widths(items, sv->v, w);
 	for (guint i = 0; i < items->len; i++) {
 		const _item_t *it = items->pdata[i];
-		double cw = cws[i];
-		char *label, *title;
 
-		if (it->kind == ITEM_ASSOC) {
-			_svg_node(sv, it->a, cx, cw);
-			cx += cw;
-			continue;
-		}
-		label = _sum_label(it);
-		if (it->kind == ITEM_USERS && it->sum.fs_n) {
-			_fs_color(it->sum.fs_sum / it->sum.fs_n, col);
-			title = g_strdup_printf(
-				"%s of %s: shares %.1f%% and usage %.1f%% of "
-				"the account's, fair-share mean %.6f, lowest "
-				"%.6f (%s)", label, a->acct,
-				100 * it->sum.share, 100 * it->sum.usage,
-				it->sum.fs_sum / it->sum.fs_n, it->sum.fs_min,
-				it->sum.fs_min_a->user);
-		} else {
-			snprintf(col, sizeof(col), "#dddddd");
-			title = g_strdup_printf(
-				"%s under %s%s", label, a->acct,
-				it->kind == ITEM_MORE ? ": the children whose "
-				"usage is closest to their shares" : "");
-		}
-		_svg_box(sv, row + 1, cx, cw, col, title, label);
-		g_free(label);
-		g_free(title);
-		cx += cw;
+		if (it->kind == ITEM_ASSOC)
+			_svg_node(sv, it->a, cx, cws[i]);
+		else
+			_svg_summary(sv, a, it, row + 1, cx, cws[i]);
+		cx += cws[i];
 	}
-	g_free(wt);
 	g_free(cws);
-	g_free(mins);
 	g_ptr_array_free(items, TRUE);
 }
 
