@@ -777,6 +777,60 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 	g_ptr_array_free(items, TRUE);
 }
 
+/* The SVG's opening of a picture W wide and H high for ALGO: the
+ * gradient, the style and the title.  Returns nothing. */
+static void _svg_head(FILE *out, double W, double h, mf_fs_algo_t algo)
+{
+	bool ft = algo == MF_FS_FAIR_TREE;
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<defs><linearGradient id=\"fs\">"
+		"<stop offset=\"0\" stop-color=\"#d70030\"/>"
+		"<stop offset=\"0.5\" stop-color=\"#d7af30\"/>"
+		"<stop offset=\"1\" stop-color=\"#00af30\"/>"
+		"</linearGradient></defs>\n"
+		"<style>text { text-anchor: middle; }</style>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+		"<text x=\"%.0f\" y=\"22\" font-size=\"15\">Associations: "
+		"width = part of the parent's shares, colour = %s (%s)"
+		"</text>\n", W + 20, h, W + 20, h,
+		(W + 20) / 2, ft ? "fair-share factor of users, level "
+		"fair-share of accounts" : "fair-share factor",
+		mf_fs_algo_name(algo));
+}
+
+/* The legend of the colours at LY, with Fair Tree's (FT) accounts' scale.
+ * Returns nothing. */
+static void _svg_legend(FILE *out, double ly, bool ft)
+{
+	fprintf(out, "<g><text x=\"60\" y=\"%.0f\">%s</text>"
+		"<rect x=\"120\" y=\"%.0f\" width=\"200\" height=\"14\" "
+		"fill=\"url(#fs)\"/>"
+		"<text x=\"120\" y=\"%.0f\">0</text>"
+		"<text x=\"220\" y=\"%.0f\">0.5</text>"
+		"<text x=\"320\" y=\"%.0f\">1</text>"
+		"<rect x=\"360\" y=\"%.0f\" width=\"14\" height=\"14\" "
+		"fill=\"#bbbbbb\"/>"
+		"<text x=\"440\" y=\"%.0f\">no factor</text></g>\n",
+		ly + 11, ft ? "users" : "fair-share", ly, ly + 28, ly + 28,
+		ly + 28, ly, ly + 11);
+	if (ft)
+		fprintf(out, "<g><text x=\"60\" y=\"%.0f\">accounts</text>"
+			"<rect x=\"120\" y=\"%.0f\" width=\"200\" "
+			"height=\"14\" fill=\"url(#fs)\"/>"
+			"<text x=\"120\" y=\"%.0f\">1/4</text>"
+			"<text x=\"220\" y=\"%.0f\">1</text>"
+			"<text x=\"320\" y=\"%.0f\">4</text>"
+			"<text x=\"600\" y=\"%.0f\">level fair-share: shares "
+			"over usage among siblings</text></g>\n",
+			ly + 41, ly + 30, ly + 58, ly + 58, ly + 58, ly + 41);
+}
+
+/* Write view V of the tree, by ALGO, as SVG to PATH ("-": stdout), with
+ * NOTE (may be NULL) at the bottom.  Returns an exit status. */
 static int _write_svg(const char *path, const mf_tree_t *t,
 		      mf_fs_algo_t algo, const _view_t *v, const char *note)
 {
@@ -807,46 +861,10 @@ static int _write_svg(const char *path, const mf_tree_t *t,
 	fclose(sv.out);
 	ly = TOP + ROW_H * (sv.depth + 1) + 20;
 	h = ly + (ft ? 80 : 50);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<defs><linearGradient id=\"fs\">"
-		"<stop offset=\"0\" stop-color=\"#d70030\"/>"
-		"<stop offset=\"0.5\" stop-color=\"#d7af30\"/>"
-		"<stop offset=\"1\" stop-color=\"#00af30\"/>"
-		"</linearGradient></defs>\n"
-		"<style>text { text-anchor: middle; }</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-		"<text x=\"%.0f\" y=\"22\" font-size=\"15\">Associations: "
-		"width = part of the parent's shares, colour = %s (%s)"
-		"</text>\n", W + 20, h, W + 20, h,
-		(W + 20) / 2, ft ? "fair-share factor of users, level "
-		"fair-share of accounts" : "fair-share factor",
-		mf_fs_algo_name(algo));
+	_svg_head(out, W, h, algo);
 	fwrite(body, 1, body_len, out);
 	free(body);
-	fprintf(out, "<g><text x=\"60\" y=\"%.0f\">%s</text>"
-		"<rect x=\"120\" y=\"%.0f\" width=\"200\" height=\"14\" "
-		"fill=\"url(#fs)\"/>"
-		"<text x=\"120\" y=\"%.0f\">0</text>"
-		"<text x=\"220\" y=\"%.0f\">0.5</text>"
-		"<text x=\"320\" y=\"%.0f\">1</text>"
-		"<rect x=\"360\" y=\"%.0f\" width=\"14\" height=\"14\" "
-		"fill=\"#bbbbbb\"/>"
-		"<text x=\"440\" y=\"%.0f\">no factor</text></g>\n",
-		ly + 11, ft ? "users" : "fair-share", ly, ly + 28, ly + 28,
-		ly + 28, ly, ly + 11);
-	if (ft)
-		fprintf(out, "<g><text x=\"60\" y=\"%.0f\">accounts</text>"
-			"<rect x=\"120\" y=\"%.0f\" width=\"200\" "
-			"height=\"14\" fill=\"url(#fs)\"/>"
-			"<text x=\"120\" y=\"%.0f\">1/4</text>"
-			"<text x=\"220\" y=\"%.0f\">1</text>"
-			"<text x=\"320\" y=\"%.0f\">4</text>"
-			"<text x=\"600\" y=\"%.0f\">level fair-share: shares "
-			"over usage among siblings</text></g>\n",
-			ly + 41, ly + 30, ly + 58, ly + 58, ly + 58, ly + 41);
+	_svg_legend(out, ly, ft);
 	if (note)
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" "
 			"font-size=\"11\">%s</text>\n", (W + 20) / 2,
