@@ -838,25 +838,14 @@ static void _xml_text(FILE *out, const char *text)
 #define SVG_T 40.0
 #define SVG_B 50.0
 
-static int _svg(const _ctx_t *c, const bool *sel, const char *path)
+/* The SVG's opening, its axes and the first and last sample times T0 at
+ * their ends.  Returns nothing. */
+static void _svg_axes(FILE *out, const GArray *t0)
 {
-	static const char *const colors[] = {
-		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
-	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	const GArray *t0 = c->s[0].times;
-	guint n = c->users->len, ns = t0->len;
-	double tmin, tspan, pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T -
-		SVG_B;
+	guint ns = t0->len;
+	double pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T - SVG_B;
 	char tb[32];
-	int shown = 0;
 
-	if (!out) {
-		mf_cmd_error("--svg %s: cannot write it", path);
-		return MF_EXIT_INPUT;
-	}
-	tmin = ns ? (double)g_array_index(t0, time_t, 0) : 0;
-	tspan = ns > 1 ? (double)g_array_index(t0, time_t, ns - 1) - tmin : 1;
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		"height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
@@ -873,43 +862,74 @@ static int _svg(const _ctx_t *c, const bool *sel, const char *path)
 			"%.2f</text>\n", SVG_L - 6, SVG_T + ph - ph * y / 4 + 4,
 			y / 4.0);
 	if (ns) {
-		_time_str((time_t)tmin, tb, sizeof(tb));
+		_time_str(g_array_index(t0, time_t, 0), tb, sizeof(tb));
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", SVG_L,
 			SVG_T + ph + 20, tb);
 		_time_str(g_array_index(t0, time_t, ns - 1), tb, sizeof(tb));
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
 			"%s</text>\n", SVG_L + pw, SVG_T + ph + 20, tb);
 	}
-	for (guint u = 0; u < n; u++) {
-		const mf_assoc_t *a = _user(c, 0, u);
-		const char *col = colors[shown % 10];
+}
 
+/* The lines of user U's fair-share factor before (dashed) and after, in
+ * colour COL, and its name as the SHOWN-th in the key.  Returns
+ * nothing. */
+static void _svg_user(FILE *out, const _ctx_t *c, guint u, const char *col,
+		      int shown)
+{
+	const GArray *t0 = c->s[0].times;
+	const mf_assoc_t *a = _user(c, 0, u);
+	guint n = c->users->len, ns = t0->len;
+	double pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T - SVG_B;
+	double tmin = ns ? (double)g_array_index(t0, time_t, 0) : 0;
+	double tspan = ns > 1 ?
+		       (double)g_array_index(t0, time_t, ns - 1) - tmin : 1;
+
+	for (int side = 0; side < 2; side++) {
+		guint cur = 0;
+
+		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"1.5\"%s points=\"", col,
+			side ? "" : " stroke-dasharray=\"5,3\"");
+		for (guint k = 0; k < ns; k++) {
+			guint kk = side ? _after_sample(c, k, &cur) : k;
+			double x = SVG_L + pw *
+				((double)g_array_index(t0, time_t, k) -
+				 tmin) / tspan;
+			double y = SVG_T + ph - ph *
+				(double)_fs_at(&c->s[side], n, kk, u);
+
+			fprintf(out, "%.1f,%.1f ", x, y);
+		}
+		fprintf(out, "\"/>\n");
+	}
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">", SVG_L +
+		pw + 10, SVG_T + 16.0 * shown + 10, col);
+	_xml_text(out, a->acct);
+	fputc('/', out);
+	_xml_text(out, a->user);
+	fprintf(out, "</text>\n");
+}
+
+/* The fair-share factors of the users SEL selects over time, before and
+ * after, as SVG to PATH ("-": stdout).  Returns an exit status. */
+static int _svg(const _ctx_t *c, const bool *sel, const char *path)
+{
+	static const char *const colors[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
+	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int shown = 0;
+
+	if (!out) {
+		mf_cmd_error("--svg %s: cannot write it", path);
+		return MF_EXIT_INPUT;
+	}
+	_svg_axes(out, c->s[0].times);
+	for (guint u = 0; u < c->users->len; u++) {
 		if (!sel[u])
 			continue;
-		for (int side = 0; side < 2; side++) {
-			guint cur = 0;
-
-			fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" "
-				"stroke-width=\"1.5\"%s points=\"", col,
-				side ? "" : " stroke-dasharray=\"5,3\"");
-			for (guint k = 0; k < ns; k++) {
-				guint kk = side ? _after_sample(c, k, &cur) : k;
-				double x = SVG_L + pw *
-					((double)g_array_index(t0, time_t, k) -
-					 tmin) / tspan;
-				double y = SVG_T + ph - ph *
-					(double)_fs_at(&c->s[side], n, kk, u);
-
-				fprintf(out, "%.1f,%.1f ", x, y);
-			}
-			fprintf(out, "\"/>\n");
-		}
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">", SVG_L +
-			pw + 10, SVG_T + 16.0 * shown + 10, col);
-		_xml_text(out, a->acct);
-		fputc('/', out);
-		_xml_text(out, a->user);
-		fprintf(out, "</text>\n");
+		_svg_user(out, c, u, colors[shown % 10], shown);
 		shown++;
 	}
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n"
