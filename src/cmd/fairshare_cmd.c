@@ -171,7 +171,23 @@ static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
 	return 0;
 }
 
-int cmd_fairshare(int argc, char **argv)
+/* What the command line of `mfprio fairshare` asks for. */
+typedef struct {
+	const char *assoc, *usage, *conf;
+	const char *flags_arg, *damp_arg, *snapshot;
+	mf_snapdir_t snap;
+	bool noheader, json;
+	uint32_t flags;
+	mf_cmd_release_t rel;
+	mf_fs_config_t cfg;
+	GPtrArray *sets;
+	_select_t sel;
+	char *cluster;
+} _fs_opts_t;
+
+/* Read the options of ARGV into O.  Returns 0, 1 after --help or -1 for a
+ * usage error (reported). */
+static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 {
 	static const struct option opts[] = {
 		{ "assoc", required_argument, NULL, OPT_ASSOC },
@@ -194,147 +210,154 @@ int cmd_fairshare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *assoc = NULL, *usage = NULL, *conf = NULL;
-	const char *flags_arg = NULL, *damp_arg = NULL, *snapshot = NULL;
-	mf_snapdir_t snap = { 0 };
-	bool noheader = false, json = false;
-	uint32_t flags = 0;
-	mf_cmd_release_t rel = { 0 };
-	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
-	mf_error_t e;
-	mf_tree_t *tree;
-	GPtrArray *sets = g_ptr_array_new();
-	_select_t sel = { 0 };
-	char *cluster = NULL;
-	int c, rc;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "A:u:malPnh", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_SET: g_ptr_array_add(sets, optarg); break;
+		case OPT_SET: g_ptr_array_add(o->sets, optarg); break;
 		case OPT_CLUSTER:
-			g_free(cluster);
-			cluster = g_strdup(optarg);
+			g_free(o->cluster);
+			o->cluster = g_strdup(optarg);
 			break;
 		case 'A':
-			g_strfreev(sel.accounts);
-			sel.accounts = g_strsplit(optarg, ",", -1);
+			g_strfreev(o->sel.accounts);
+			o->sel.accounts = g_strsplit(optarg, ",", -1);
 			break;
 		case 'u':
-			g_strfreev(sel.users);
-			sel.users = g_strsplit(optarg, ",", -1);
+			g_strfreev(o->sel.users);
+			o->sel.users = g_strsplit(optarg, ",", -1);
 			break;
-		case 'm': sel.partition = true; break;
+		case 'm': o->sel.partition = true; break;
 		case 'a': case 'l': case 'P': break;
-		case OPT_ASSOC: assoc = optarg; break;
-		case OPT_USAGE: usage = optarg; break;
-		case OPT_CONF: conf = optarg; break;
-		case OPT_FLAGS: flags_arg = optarg; break;
-		case OPT_DAMP: damp_arg = optarg; break;
-		case OPT_SNAPSHOT: snapshot = optarg; break;
+		case OPT_ASSOC: o->assoc = optarg; break;
+		case OPT_USAGE: o->usage = optarg; break;
+		case OPT_CONF: o->conf = optarg; break;
+		case OPT_FLAGS: o->flags_arg = optarg; break;
+		case OPT_DAMP: o->damp_arg = optarg; break;
+		case OPT_SNAPSHOT: o->snapshot = optarg; break;
 		case OPT_RELEASE:
-			if (mf_cmd_release_option(&rel, optarg))
-				goto usage_error;
+			if (mf_cmd_release_option(&o->rel, optarg))
+				return -1;
 			break;
-		case OPT_JSON: json = true; break;
-		case 'n': noheader = true; break;
+		case OPT_JSON: o->json = true; break;
+		case 'n': o->noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
-			mf_cmd_release_clear(&rel);
-			rc = MF_EXIT_OK;
-			goto out;
-		default: fputs(_usage, stderr); goto usage_error;
+			return 1;
+		default: fputs(_usage, stderr); return -1;
 		}
 	}
 	if (optind < argc) {
 		mf_cmd_error("fairshare: unexpected argument '%s'",
 			     argv[optind]);
-		goto usage_error;
+		return -1;
 	}
-	if (snapshot) {
-		if (mf_snapdir_open(snapshot, &snap, &e)) {
+	return 0;
+}
+
+/* The input files of O: the snapshot's where options name none, and the
+ * settings of slurm.conf, --set, --flags and --damp.  Returns an exit
+ * status (errors reported). */
+static int _fs_settle(_fs_opts_t *o)
+{
+	mf_error_t e;
+	int rc;
+
+	if (o->snapshot) {
+		if (mf_snapdir_open(o->snapshot, &o->snap, &e)) {
 			mf_cmd_error("%s", e.text);
-			mf_cmd_release_clear(&rel);
-			rc = MF_EXIT_INPUT;
-			goto out;
+			return MF_EXIT_INPUT;
 		}
-		assoc = assoc ? assoc : snap.assoc;
-		usage = usage ? usage : snap.assoc_mgr ? snap.assoc_mgr :
-			snap.usage;
-		conf = conf ? conf : snap.conf;
+		o->assoc = o->assoc ? o->assoc : o->snap.assoc;
+		o->usage = o->usage ? o->usage : o->snap.assoc_mgr ?
+			   o->snap.assoc_mgr : o->snap.usage;
+		o->conf = o->conf ? o->conf : o->snap.conf;
 	}
-	if (!assoc) {
+	if (!o->assoc) {
 		mf_cmd_error("fairshare: --assoc FILE is required%s",
-			     snapshot ? " (the snapshot has no assoc file)" :
+			     o->snapshot ? " (the snapshot has no assoc file)" :
 			     "");
 		fputs(_usage, stderr);
-		goto usage_error;
+		return MF_EXIT_USAGE;
 	}
-	if ((conf || sets->len) &&
-	    (rc = _read_conf(conf, sets, &flags, &cfg.damp, &cluster, &rel))) {
-		if (rc == -2)
-			goto usage_error;
-		mf_cmd_release_clear(&rel);
-		mf_snapdir_clear(&snap);
-		rc = MF_EXIT_INPUT;
-		goto out;
-	}
-	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
+	if ((o->conf || o->sets->len) &&
+	    (rc = _read_conf(o->conf, o->sets, &o->flags, &o->cfg.damp,
+			     &o->cluster, &o->rel)))
+		return rc == -2 ? MF_EXIT_USAGE : MF_EXIT_INPUT;
+	if (o->flags_arg &&
+	    mf_priority_flags_parse(o->flags_arg, &o->flags, &e)) {
 		mf_cmd_error("--flags: %s", e.text);
-		goto usage_error;
+		return MF_EXIT_USAGE;
 	}
-	if (damp_arg && _parse_damp(damp_arg, &cfg.damp)) {
+	if (o->damp_arg && _parse_damp(o->damp_arg, &o->cfg.damp)) {
 		mf_cmd_error("--damp '%s': not a whole number from 1 to "
-			     "65535", damp_arg);
-		goto usage_error;
+			     "65535", o->damp_arg);
+		return MF_EXIT_USAGE;
 	}
-	cfg.algo = mf_priority_flags_algo(flags);
-	if (cfg.algo == MF_FS_FAIR_TREE && cfg.damp != 1)
+	o->cfg.algo = mf_priority_flags_algo(o->flags);
+	if (o->cfg.algo == MF_FS_FAIR_TREE && o->cfg.damp != 1)
 		fprintf(stderr, "mfprio: warning: FairShareDampeningFactor %u "
 			"has no effect: Fair Tree has no dampening (set "
 			"PriorityFlags=NO_FAIR_TREE for the classic "
-			"algorithm)\n", (unsigned) cfg.damp);
+			"algorithm)\n", (unsigned) o->cfg.damp);
 	/* without --conf, the snapshot's directory may say the release; no
 	 * fair-share figure differs between the releases mfprio knows, so
 	 * it is only checked (and warned about) here */
-	mf_cmd_release_detect(&rel, NULL, assoc);
+	mf_cmd_release_detect(&o->rel, NULL, o->assoc);
+	return MF_EXIT_OK;
+}
 
-	tree = mf_snapshot_load_cluster(assoc, usage, cluster, &e);
+/* Load the tree O names, compute its fair share and print it as sshare
+ * or as JSON.  Returns an exit status. */
+static int _fs_run(const _fs_opts_t *o)
+{
+	mf_error_t e;
+	mf_tree_t *tree;
+
+	tree = mf_snapshot_load_cluster(o->assoc, o->usage, o->cluster, &e);
 	if (!tree) {
 		mf_cmd_error("%s", e.text);
-		mf_snapdir_clear(&snap);
-		mf_cmd_release_clear(&rel);
-		rc = MF_EXIT_INPUT;
-		goto out;
+		return MF_EXIT_INPUT;
 	}
-	mf_fairshare_compute(tree, &cfg);
-	if (json) {
+	mf_fairshare_compute(tree, &o->cfg);
+	if (o->json) {
 		char name[8];
 		mf_fs_json_settings_t s = {
-			.snapshot = snapshot, .assoc = assoc,
-			.usage = usage, .conf = conf,
-			.flags = flags, .fs = cfg,
-			.release = mf_release_name(rel.release, name),
-			.release_source = rel.source,
+			.snapshot = o->snapshot, .assoc = o->assoc,
+			.usage = o->usage, .conf = o->conf,
+			.flags = o->flags, .fs = o->cfg,
+			.release = mf_release_name(o->rel.release, name),
+			.release_source = o->rel.source,
 		};
 
 		mf_fairshare_json(stdout, tree, &s);
 	} else {
-		_print_selected(stdout, tree, cfg.algo, noheader, &sel);
+		_print_selected(stdout, tree, o->cfg.algo, o->noheader,
+				&o->sel);
 	}
 	mf_tree_destroy(tree);
-	mf_cmd_release_clear(&rel);
-	mf_snapdir_clear(&snap);
-	rc = fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
-	goto out;
-usage_error:
-	mf_cmd_release_clear(&rel);
-	mf_snapdir_clear(&snap);
-	rc = MF_EXIT_USAGE;
-out:
-	g_free(cluster);
-	g_ptr_array_free(sets, TRUE);
-	g_strfreev(sel.accounts);
-	g_strfreev(sel.users);
+	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;
+}
+
+int cmd_fairshare(int argc, char **argv)
+{
+	_fs_opts_t o = {
+		.cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 },
+		.sets = g_ptr_array_new(),
+	};
+	int rc;
+
+	rc = _fs_parse_args(argc, argv, &o);
+	if (rc)
+		rc = rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
+	else if (!(rc = _fs_settle(&o)))
+		rc = _fs_run(&o);
+	mf_cmd_release_clear(&o.rel);
+	mf_snapdir_clear(&o.snap);
+	g_free(o.cluster);
+	g_ptr_array_free(o.sets, TRUE);
+	g_strfreev(o.sel.accounts);
+	g_strfreev(o.sel.users);
 	return rc;
 }

@@ -16,17 +16,6 @@
 #include "jobs_json.h"
 #include "timestr.h"
 
-void mf_job_line_free(mf_job_line_t *job)
-{
-	if (!job)
-		return;
-	/* the strings are interned (shared for the process) but the array
-	 * task's name */
-	if (job->job_id_str != job->id_text)
-		g_free(job->job_id_str);
-	g_free(job);
-}
-
 /* N digits at S into *V.  Returns 0 or -1. */
 static int _digits(const char *s, int n, int *v)
 {
@@ -279,24 +268,6 @@ static int _tres_pos;
 /* _end_of[i]: the index of the next ALWAYS key after i (or the end) */
 static int _end_of[G_N_ELEMENTS(_layout)];
 
-/* A hash of the LEN bytes at S, eight at a time. */
-static uint32_t _hash(const char *s, size_t len)
-{
-	const uint64_t k = 0x9E3779B97F4A7C15ULL;
-	uint64_t h = (uint64_t)len * k, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * k;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * k;
-	h ^= h >> 29;
-	return (uint32_t)h;
-}
-
 /*
  * The first 8 bytes of S (LEN bytes; those past LEN as 0) in one word.
  * S may be read 8 bytes on past its end: the text a line is read from
@@ -339,7 +310,7 @@ static void _layout_init(void)
 			_key_next[i] = _key_len[i] > 8 ?
 				       _word8(key + 8, _key_len[i] - 8) : 0;
 		}
-		for (s = _hash(_layout[i].key, _key_len[i]) % _KEY_SLOTS;
+		for (s = mf_jobs_hash(_layout[i].key, _key_len[i]) % _KEY_SLOTS;
 		     _key_slot[s]; s = (s + 1) % _KEY_SLOTS)
 			;
 		_key_slot[s] = (uint16_t)(i + 1);
@@ -370,7 +341,7 @@ static int _key_pos(const char *w, size_t len, int hint)
 	for (int i = hint; i < _N_LAYOUT && i < hint + 4; i++)
 		if (_key_is(i, w, len, head))
 			return i;
-	for (size_t s = _hash(w, len) % _KEY_SLOTS; _key_slot[s];
+	for (size_t s = mf_jobs_hash(w, len) % _KEY_SLOTS; _key_slot[s];
 	     s = (s + 1) % _KEY_SLOTS) {
 		int i = _key_slot[s] - 1;
 
@@ -526,126 +497,6 @@ static bool _is_null(const char *v)
 }
 
 /*
- * Interned strings: the same user, account, QOS, partition list, state
- * and reason are on many lines; one copy each for the process, in a pool
- * of its own (kept reachable to the end, unlike g_intern_string's blocks,
- * which leak checkers report).  An open-addressing table of entries that
- * keep each string's hash and length, so that a lookup compares a word
- * with few strings, and its split as a partition list once asked for.
- */
-typedef struct {
-	const char *s;           /* NULL: an empty slot */
-	uint32_t hash;
-	uint32_t len;
-	const char *const *parts; /* s split at ',', interned; or NULL */
-} _istr_t;
-
-static struct {
-	GStringChunk *pool;
-	_istr_t *slot;
-	size_t cap, used;
-} _is;
-
-static _istr_t *_intern_find(const char *s, size_t len, uint32_t hash)
-{
-	size_t i;
-
-	for (i = hash & (_is.cap - 1); _is.slot[i].s; i = (i + 1) &
-	     (_is.cap - 1))
-		if (_is.slot[i].hash == hash && _is.slot[i].len == len &&
-		    !memcmp(_is.slot[i].s, s, len))
-			break;
-	return &_is.slot[i];
-}
-
-static void _intern_grow(void)
-{
-	_istr_t *old = _is.slot;
-	size_t old_cap = _is.cap;
-
-	_is.cap = old_cap ? 2 * old_cap : 1024;
-	_is.slot = g_new0(_istr_t, _is.cap);
-	for (size_t k = 0; k < old_cap; k++) {
-		size_t i;
-
-		if (!old[k].s)
-			continue;
-		for (i = old[k].hash & (_is.cap - 1); _is.slot[i].s;
-		     i = (i + 1) & (_is.cap - 1))
-			;
-		_is.slot[i] = old[k];
-	}
-	g_free(old);
-}
-
-/* The entry of the LEN bytes at S, made if new. */
-static _istr_t *_intern_len(const char *s, size_t len)
-{
-	uint32_t hash = _hash(s, len);
-	_istr_t *e;
-
-	if (2 * (_is.used + 1) > _is.cap)
-		_intern_grow();
-	if (!_is.pool)
-		_is.pool = g_string_chunk_new(64 * 1024);
-	e = _intern_find(s, len, hash);
-	if (!e->s) {
-		e->s = g_string_chunk_insert_len(_is.pool, s, (gssize)len);
-		e->hash = hash;
-		e->len = (uint32_t)len;
-		_is.used++;
-	}
-	return e;
-}
-
-static const char *_intern(const char *s)
-{
-	return _intern_len(s, strlen(s))->s;
-}
-
-/* PARTS ("a,b") as an interned NULL-ended list. */
-static const char *const *_intern_parts(const char *parts)
-{
-	static const char *const none[1] = { NULL };
-	_istr_t *e;
-	const char **l;
-	const char *p;
-	size_t n = 1, k = 0;
-
-	if (_is_null(parts))
-		return none;
-	e = _intern_len(parts, strlen(parts));
-	if (e->parts)
-		return e->parts;
-	for (p = parts; *p; p++)
-		n += *p == ',';
-	l = g_new0(const char *, n + 1);
-	for (p = parts;; p++) {
-		const char *q = strchr(p, ',');
-		size_t len = q ? (size_t)(q - p) : strlen(p);
-
-		l[k++] = _intern_len(p, len)->s;
-		if (!q)
-			break;
-		p = q;
-	}
-	/* the table may have grown: find the entry again */
-	e = _intern_len(parts, strlen(parts));
-	e->parts = l;
-	return l;
-}
-
-const char *mf_jobs_intern(const char *s)
-{
-	return _intern(s);
-}
-
-const char *const *mf_jobs_intern_parts(const char *parts)
-{
-	return _intern_parts(parts);
-}
-
-/*
  * The table of the fields a job line is read for, in the order they are
  * checked (the first bad one is the one named): each its parser, the
  * member of mf_job_line_t it fills, its default when the line lacks it,
@@ -681,12 +532,12 @@ static int _fp_user(const char *v, void *to, const void *dflt)
 	uint64_t u;
 
 	if (!v) {
-		job->user = _intern("");
+		job->user = mf_jobs_intern("");
 		return 0;
 	}
 	paren = strchr(v, '(');
-	job->user = _intern_len(v, paren ? (size_t)(paren - v)
-					  : strlen(v))->s;
+	job->user = mf_jobs_intern_len(v, paren ? (size_t)(paren - v)
+					  : strlen(v));
 	if (paren && !_parse_uint_n(paren + 1, strcspn(paren + 1, ")"),
 				    0xffffffffU, &u))
 		job->uid = (uint32_t)u;
@@ -696,15 +547,15 @@ static int _fp_user(const char *v, void *to, const void *dflt)
 /* A string, interned; DFLT when absent. */
 static int _fp_str(const char *v, void *to, const void *dflt)
 {
-	*(const char **)to = _intern(v ? v : dflt);
+	*(const char **)to = mf_jobs_intern(v ? v : dflt);
 	return 0;
 }
 
 /* A string, interned; DFLT (NULL: none) when absent, "" or "(null)". */
 static int _fp_str_set(const char *v, void *to, const void *dflt)
 {
-	*(const char **)to = _is_null(v) ? (dflt ? _intern(dflt) : NULL)
-					 : _intern(v);
+	*(const char **)to = _is_null(v) ? (dflt ? mf_jobs_intern(dflt) : NULL)
+					 : mf_jobs_intern(v);
 	return 0;
 }
 
@@ -767,7 +618,7 @@ static int _fp_accrue(const char *v, void *to, const void *dflt)
 
 static int _fp_parts(const char *v, void *to, const void *dflt)
 {
-	*(const char *const **)to = _intern_parts(v);
+	*(const char *const **)to = mf_jobs_intern_parts(v);
 	return 0;
 }
 
@@ -869,7 +720,7 @@ static void _job_tres(mf_job_line_t *job, char *const *f)
 		v = f[F_ALLOCTRES];
 	if (_is_null(v))
 		v = f[F_REQTRES];
-	job->tres = _is_null(v) ? NULL : _intern(v);
+	job->tres = _is_null(v) ? NULL : mf_jobs_intern(v);
 }
 
 /* The interned FILE: the same for every line of a file. */
@@ -878,7 +729,7 @@ static const char *_file_name(const char *file)
 	static const char *last;
 
 	if (!last || strcmp(file, last))
-		last = _intern(file);
+		last = mf_jobs_intern(file);
 	return last;
 }
 

@@ -45,40 +45,8 @@
 
 #include <glib.h>
 
+#include "job_line.h"
 #include "mf_error.h"
-
-typedef struct {
-	uint32_t job_id;
-	char *job_id_str;        /* the job's name as squeue gives it: an
-				  * array's ArrayJobId_ArrayTaskId (100_3,
-				  * 100_[4-9]; owned), else the JobId
-				  * (in id_text) */
-	char id_text[12];
-	const char *user;        /* UserId=NAME(UID) -> NAME */
-	uint32_t uid;
-	const char *account;
-	const char *qos;         /* NULL if "(null)" */
-	uint32_t priority;       /* 0: held */
-	int64_t nice;
-	int64_t site_factor;
-	const char *state;       /* JobState, e.g. PENDING */
-	const char *reason;
-	bool dependent;          /* Dependency set and not "(null)" */
-	uint32_t time_limit;     /* minutes; 0xffffffff UNLIMITED;
-				  * 0xfffffffe Partition_Limit */
-	time_t submit_time;
-	time_t eligible_time;
-	time_t accrue_time;
-	bool has_accrue_time;    /* the line had AccrueTime= */
-	const char *const *partitions; /* Partition= split at ','
-					* (NULL-ended) */
-	uint32_t min_nodes;
-	uint32_t min_cpus;
-	uint32_t max_cpus;       /* 0: no range given */
-	const char *tres;        /* TRES= as written, or NULL */
-	const char *file;
-	int line;
-} mf_job_line_t;
 
 /*
  * Read the jobs file PATH.  Returns a new array of mf_job_line_t* (free
@@ -99,16 +67,12 @@ GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp);
  * mf_jobs_load() says; or the non-zero value FN returned to stop (errp
  * untouched: FN reports).
  */
-typedef int (*mf_job_fn)(mf_job_line_t *job, void *arg);
-
 int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 		 mf_error_t *errp);
 
 /* Parse one job line TEXT (for tests); FILE and LINE are for messages. */
 mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
 				 int line, mf_error_t *errp);
-
-void mf_job_line_free(mf_job_line_t *job);
 
 /* Whether TEXT names JOB: its JobId ("120"), its name as squeue gives it
  * ("100_3", "100_[4-9%2]"), or a task of a pending array record ("100_7"
@@ -133,14 +97,6 @@ GHashTable *mf_qos_load(const char *path, mf_error_t *errp);
  * dump given instead), and naming FILE for a file with no association.
  */
 GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp);
-
-/* S interned: one copy for the process, shared by every job record
- * (never freed).  For the other readers of job dumps (jobs_json). */
-const char *mf_jobs_intern(const char *s);
-
-/* PARTS ("a,b"; NULL, "" or "(null)": none) as an interned NULL-ended
- * list, the form of mf_job_line_t.partitions. */
-const char *const *mf_jobs_intern_parts(const char *parts);
 
 /* Parse scontrol's time TEXT ("Unknown" etc. give 0).  Returns 0 or -1. */
 int mf_parse_slurm_time(const char *text, time_t *out);

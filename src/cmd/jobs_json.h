@@ -38,7 +38,7 @@
 
 #include <stdbool.h>
 
-#include "jobs_input.h"
+#include "job_line.h"
 #include "mf_error.h"
 
 /* Whether the file PATH looks like JSON: its first byte that is not

@@ -405,7 +405,19 @@ static const char *_live_algorithm(void)
 	return algo;
 }
 
-int cmd_metrics(int argc, char **argv)
+/* What the command line of `mfprio metrics` asks for, besides the
+ * inputs. */
+typedef struct {
+	const char *output;      /* NULL or "-": stdout */
+	const char *cluster;
+	bool live;
+} _margs_t;
+
+/* Read the options of ARGV into IO and A, and check that they ask for
+ * either --live or the inputs.  Returns an exit status (errors reported),
+ * or -1 after --help. */
+static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
+			       _margs_t *a)
 {
 	static const struct option opts[] = {
 		{ "live", no_argument, NULL, OPT_LIVE },
@@ -414,31 +426,26 @@ int cmd_metrics(int argc, char **argv)
 		MF_IOPT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	_fig_t f = { 0 };
-	mf_iopts_t io;
-	const char *output = NULL, *cluster = NULL;
-	bool live = false, inputs = false;
+	bool inputs = false;
 	int ch, rc = MF_EXIT_OK;
 
-	mf_iopt_init(&io);
 	optind = 1;
 	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		int t;
 
 		switch (ch) {
-		case OPT_LIVE: live = true; continue;
-		case OPT_OUTPUT: output = optarg; continue;
+		case OPT_LIVE: a->live = true; continue;
+		case OPT_OUTPUT: a->output = optarg; continue;
 		case 'h':
 			fputs(_usage, stdout);
-			mf_iopt_clear(&io);
-			return MF_EXIT_OK;
+			return -1;
 		case MF_IOPT_CLUSTER:
-			cluster = optarg;
+			a->cluster = optarg;
 			break;
 		default:
 			break;
 		}
-		t = mf_iopt_take(&io, ch, optarg);
+		t = mf_iopt_take(io, ch, optarg);
 		if (t < 0) {
 			rc = MF_EXIT_USAGE;
 		} else if (!t) {
@@ -452,27 +459,92 @@ int cmd_metrics(int argc, char **argv)
 		mf_cmd_error("metrics: unexpected argument '%s'", argv[optind]);
 		rc = MF_EXIT_USAGE;
 	}
-	if (!rc && live == inputs) {
+	if (!rc && a->live == inputs) {
 		mf_cmd_error("metrics: give --live or the inputs (--snapshot "
 			     "DIR or the file options), not %s",
-			     live ? "both" : "neither");
+			     a->live ? "both" : "neither");
 		rc = MF_EXIT_USAGE;
 	}
-	if (!rc && !live)
+	return rc;
+}
+
+/* Set up F, empty, for the cluster CLUSTER (may be NULL).  Returns
+ * nothing. */
+static void _fig_init(_fig_t *f, const char *cluster)
+{
+	f->names = g_string_chunk_new(1 << 14);
+	f->assocs = g_array_new(FALSE, TRUE, sizeof(mf_metrics_assoc_t));
+	f->pending = g_array_new(FALSE, TRUE, sizeof(mf_metrics_pending_t));
+	f->pending_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	f->first = g_array_new(FALSE, TRUE, sizeof(_first_t));
+	f->cluster = cluster ? g_strdup(cluster) : NULL;
+}
+
+/* Free what F holds.  Returns nothing. */
+static void _fig_clear(_fig_t *f)
+{
+	g_free(f->cluster);
+	g_hash_table_destroy(f->pending_at);
+	g_array_free(f->assocs, TRUE);
+	g_array_free(f->pending, TRUE);
+	g_array_free(f->first, TRUE);
+	g_string_chunk_free(f->names);
+}
+
+/* Write the metrics of F (from LIVE sources or a snapshot) to OUTPUT, or
+ * to stdout if it is NULL or "-".  Returns an exit status. */
+static int _metrics_write(const _fig_t *f, bool live, const char *output)
+{
+	mf_metrics_t m = {
+		.cluster = f->cluster,
+		.source = live ? "live" : "snapshot",
+		.algorithm = f->algorithm,
+		.timestamp = f->timestamp,
+		.assocs = (const mf_metrics_assoc_t *) f->assocs->data,
+		.n_assocs = f->assocs->len,
+		.pending = (const mf_metrics_pending_t *) f->pending->data,
+		.n_pending = f->pending->len,
+	};
+	mf_error_t e;
+	GString *g;
+	int rc = MF_EXIT_OK;
+
+	if (output && strcmp(output, "-")) {
+		if (mf_metrics_write_file(output, &m, &e) < 0) {
+			mf_cmd_error("metrics: %s", e.text);
+			return MF_EXIT_INPUT;
+		}
+		return MF_EXIT_OK;
+	}
+	g = g_string_new(NULL);
+	mf_metrics_format(g, &m);
+	if (fwrite(g->str, 1, g->len, stdout) != g->len || fflush(stdout)) {
+		mf_cmd_error("metrics: cannot write to stdout");
+		rc = MF_EXIT_INPUT;
+	}
+	g_string_free(g, TRUE);
+	return rc;
+}
+
+int cmd_metrics(int argc, char **argv)
+{
+	_margs_t a = { 0 };
+	_fig_t f = { 0 };
+	mf_iopts_t io;
+	int rc;
+
+	mf_iopt_init(&io);
+	rc = _metrics_parse_args(argc, argv, &io, &a);
+	if (!rc && !a.live)
 		rc = mf_iopt_finish(&io, "metrics");
 	if (rc) {
 		mf_iopt_clear(&io);
-		return rc;
+		return rc < 0 ? MF_EXIT_OK : rc;
 	}
 
-	f.names = g_string_chunk_new(1 << 14);
-	f.assocs = g_array_new(FALSE, TRUE, sizeof(mf_metrics_assoc_t));
-	f.pending = g_array_new(FALSE, TRUE, sizeof(mf_metrics_pending_t));
-	f.pending_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					     NULL);
-	f.first = g_array_new(FALSE, TRUE, sizeof(_first_t));
-	f.cluster = cluster ? g_strdup(cluster) : NULL;
-	if (live) {
+	_fig_init(&f, a.cluster);
+	if (a.live) {
 		f.timestamp = (double) time(NULL);
 		f.algorithm = _live_algorithm();
 		rc = f.algorithm ? _live_assocs(&f) : MF_EXIT_INPUT;
@@ -481,43 +553,9 @@ int cmd_metrics(int argc, char **argv)
 	} else {
 		rc = _from_inputs(&io, &f);
 	}
-	if (!rc) {
-		mf_metrics_t m = {
-			.cluster = f.cluster,
-			.source = live ? "live" : "snapshot",
-			.algorithm = f.algorithm,
-			.timestamp = f.timestamp,
-			.assocs = (const mf_metrics_assoc_t *) f.assocs->data,
-			.n_assocs = f.assocs->len,
-			.pending = (const mf_metrics_pending_t *)
-				f.pending->data,
-			.n_pending = f.pending->len,
-		};
-		mf_error_t e;
-
-		if (output && strcmp(output, "-")) {
-			if (mf_metrics_write_file(output, &m, &e) < 0) {
-				mf_cmd_error("metrics: %s", e.text);
-				rc = MF_EXIT_INPUT;
-			}
-		} else {
-			GString *g = g_string_new(NULL);
-
-			mf_metrics_format(g, &m);
-			if (fwrite(g->str, 1, g->len, stdout) != g->len ||
-			    fflush(stdout)) {
-				mf_cmd_error("metrics: cannot write to stdout");
-				rc = MF_EXIT_INPUT;
-			}
-			g_string_free(g, TRUE);
-		}
-	}
-	g_free(f.cluster);
-	g_hash_table_destroy(f.pending_at);
-	g_array_free(f.assocs, TRUE);
-	g_array_free(f.pending, TRUE);
-	g_array_free(f.first, TRUE);
-	g_string_chunk_free(f.names);
+	if (!rc)
+		rc = _metrics_write(&f, a.live, a.output);
+	_fig_clear(&f);
 	mf_iopt_clear(&io);
 	return rc;
 }

@@ -95,581 +95,6 @@ typedef mf_prun_row_t _row_t;
 typedef mf_prun_opts_t _opts_t;
 typedef mf_prun_ctx_t _ctx_t;
 
-static void _warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* mf_prun_opts_t.quiet of the run under way */
-static bool _quiet;
-
-static void _warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (_quiet)
-		return;
-
-	fputs("mfprio: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-static void _job_clear(_job_t *j)
-{
-	g_free(j->parts);
-	g_free(j->tres_cnt);
-	mf_prio_result_clear(&j->base);
-}
-
-static void _job_free(gpointer p)
-{
-	_job_clear(p);
-	g_free(p);
-}
-
-static void _row_free(gpointer p)
-{
-	_row_t *row = p;
-
-	mf_prio_result_clear(&row->r);
-	g_free(row);
-}
-
-static void _ctx_clear(_ctx_t *c)
-{
-	if (c->rows)
-		g_ptr_array_unref(c->rows);
-	if (c->jobs)
-		g_ptr_array_unref(c->jobs);
-	if (c->lines)
-		g_ptr_array_unref(c->lines);
-	if (c->qos)
-		g_hash_table_unref(c->qos);
-	if (c->assoc_prio)
-		g_hash_table_unref(c->assoc_prio);
-	mf_tree_destroy(c->tree);
-	mf_prio_conf_free(c->pc);
-	mf_cmd_release_clear(&c->rel);
-	g_clear_pointer(&c->cluster, g_free);
-}
-
-/* Whether CONF holds nothing at all: no setting, no record, and nothing
- * said about it (no warning, no Include left unread). */
-static bool _conf_empty(const mf_conf_t *conf)
-{
-	return !conf->globals->len && !conf->records->len &&
-	       !conf->warnings->len && !conf->missing->len;
-}
-
-/* Read the conf O names, with O's --set, into C's settings.  Returns an
- * exit status (MF_EXIT_OK to go on). */
-static int _load_conf(_ctx_t *c, const _opts_t *o)
-{
-	mf_error_t e;
-	mf_conf_t *conf = mf_conf_load(o->conf, &e);
-	const mf_conf_pair_t *cn;
-
-	if (!conf) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
-	}
-	if (_conf_empty(conf)) {
-		mf_cmd_error("%s: no setting in it (an empty slurm.conf: jobs "
-			     "have nowhere to run)", o->conf);
-		mf_conf_free(conf);
-		return MF_EXIT_INPUT;
-	}
-	g_free(c->cluster);
-	c->cluster = g_strdup(o->cluster ? o->cluster :
-			      (cn = mf_conf_get(conf, "ClusterName")) ?
-			      cn->value : NULL);
-	for (guint i = 0; o->sets && i < o->sets->len; i++) {
-		const mf_conf_pair_t *p = o->sets->pdata[i];
-
-		mf_conf_set(conf, p->key, p->value, p->file, p->line);
-	}
-	c->pc = mf_prio_conf_read(conf, &e);
-	if (c->pc)
-		mf_cmd_release_detect(&c->rel, conf, o->conf);
-	mf_conf_free(conf);
-	if (!c->pc) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
-	}
-	for (guint i = 0; i < c->pc->warnings->len; i++) {
-		const char *w = c->pc->warnings->pdata[i];
-
-		/* a bad --set value is warned about even when quiet */
-		if (!_quiet || g_str_has_prefix(w, "--set:"))
-			fprintf(stderr, "mfprio: warning: %s\n", w);
-	}
-	if (!c->pc->parts->len) {
-		mf_cmd_error("%s: no PartitionName line: jobs have nowhere to "
-			     "run", o->conf);
-		return MF_EXIT_INPUT;
-	}
-	mf_prio_conf_to_config(c->pc, &c->cfg);
-	c->cfg.release = c->rel.release;
-	c->fs_cfg.algo = mf_priority_flags_algo(c->pc->flags);
-	c->fs_cfg.damp = c->pc->fs_damp;
-	return MF_EXIT_OK;
-}
-
-/* Read every input, the jobs file too if WITH_JOBS.  Returns an exit
- * status (MF_EXIT_OK to go on). */
-static int _load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
-{
-	mf_error_t e;
-	int rc;
-
-	if ((rc = _load_conf(c, o)))
-		return rc;
-	if (with_jobs && !(c->lines = mf_jobs_load(o->jobs, &e))) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
-	}
-	if (o->qos) {
-		GHashTableIter it;
-		gpointer k, v;
-
-		if (!(c->qos = mf_qos_load(o->qos, &e))) {
-			mf_cmd_error("%s", e.text);
-			return MF_EXIT_INPUT;
-		}
-		g_hash_table_iter_init(&it, c->qos);
-		while (g_hash_table_iter_next(&it, &k, &v))
-			if (GPOINTER_TO_UINT(v) > c->cfg.qos_max_priority)
-				c->cfg.qos_max_priority = GPOINTER_TO_UINT(v);
-	} else if (c->cfg.weight_qos) {
-		_warn("PriorityWeightQOS is %u but no --qos file: every QOS "
-		      "factor is 0", c->cfg.weight_qos);
-	}
-	if (o->assoc_prio) {
-		GHashTableIter it;
-		gpointer k, v;
-
-		if (!(c->assoc_prio = mf_assoc_prio_load(o->assoc_prio, &e))) {
-			mf_cmd_error("%s", e.text);
-			return MF_EXIT_INPUT;
-		}
-		g_hash_table_iter_init(&it, c->assoc_prio);
-		while (g_hash_table_iter_next(&it, &k, &v)) {
-			guint p = GPOINTER_TO_UINT(v);
-
-			if (p != 0xffffffffU && p > c->cfg.assoc_max_priority)
-				c->cfg.assoc_max_priority = p;
-		}
-	} else if (c->cfg.weight_assoc) {
-		_warn("PriorityWeightAssoc is %u but no --assoc-prio file: "
-		      "every association factor is 0", c->cfg.weight_assoc);
-	}
-	if (o->assoc) {
-		if (!(c->tree = mf_snapshot_load_cluster(o->assoc, o->usage,
-							 c->cluster, &e))) {
-			mf_cmd_error("%s", e.text);
-			return MF_EXIT_INPUT;
-		}
-		mf_fairshare_compute(c->tree, &c->fs_cfg);
-	} else if (c->cfg.weight_fs) {
-		_warn("PriorityWeightFairshare is %u but no --assoc file: "
-		      "every fair-share factor is 0", c->cfg.weight_fs);
-	}
-	return MF_EXIT_OK;
-}
-
-static int _load(_ctx_t *c, const _opts_t *o)
-{
-	return _load_inputs(c, o, true);
-}
-
-/* sprio lists a job if this holds (pending, eligible, not held). */
-static bool _listed(const _ctx_t *c, const mf_job_line_t *l, time_t now)
-{
-	time_t use_time;
-
-	if (!(c->pc->flags & MF_FLAG_CALCULATE_RUNNING) &&
-	    strcmp(l->state, "PENDING"))
-		return false;
-	if (!strcmp(l->state, "REVOKED"))
-		return false;
-	use_time = (c->pc->flags & MF_FLAG_ACCRUE_ALWAYS) ? l->submit_time
-							   : l->eligible_time;
-	if (!use_time || use_time > now)
-		return false;
-	return l->priority != 0;
-}
-
-/* _build_job()'s return for a job left out (warned about) */
-#define _BUILD_SKIP (-1)
-
-/*
- * What _build_job() found for the jobs before, by the strings jobs_input
- * interned (one pointer for one text): a partition list's partitions in
- * tier order, a TRES string's counts.  Only what warned of nothing is
- * kept.  For one run over one conf.
- */
-typedef struct {
-	GHashTable *parts;           /* list -> _parts_t */
-	GHashTable *tres;            /* TRES string -> uint64_t[cnt] */
-} _bcache_t;
-
-typedef struct {
-	guint n;
-	const mf_part_t *p[];
-} _parts_t;
-
-static void _bcache_init(_bcache_t *bc)
-{
-	bc->parts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-					  g_free);
-	bc->tres = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-					 g_free);
-}
-
-static void _bcache_clear(_bcache_t *bc)
-{
-	g_clear_pointer(&bc->parts, g_hash_table_unref);
-	g_clear_pointer(&bc->tres, g_hash_table_unref);
-}
-
-/* The times, size and nice of J's line into its core inputs. */
-static void _job_basics(const _ctx_t *c, _job_t *j, time_t now)
-{
-	const mf_job_line_t *l = j->line;
-	mf_prio_job_t *pj = &j->job;
-
-	pj->job_id = l->job_id;
-	pj->priority = l->priority;
-	pj->submit_time = l->submit_time;
-	pj->begin_time = l->eligible_time;
-	/* the controller's accrue time when the dump has one; under
-	 * ACCRUE_ALWAYS a job without one (AccrueTime=Unknown: held,
-	 * dependent, or dumped before the flag was on) gets its submit time,
-	 * as the controller gives it on its next pass; else derived */
-	if (l->has_accrue_time && l->accrue_time)
-		pj->accrue_time = l->accrue_time;
-	else if (l->has_accrue_time &&
-		 !(c->pc->flags & MF_FLAG_ACCRUE_ALWAYS))
-		pj->accrue_time = 0;
-	else
-		pj->accrue_time = mf_job_accrue_time(c->pc->flags,
-						     l->submit_time,
-						     l->eligible_time,
-						     l->priority == 0,
-						     l->dependent, false, now);
-	pj->min_nodes = l->min_nodes;
-	pj->cpu_cnt = l->max_cpus ? l->max_cpus : l->min_cpus;
-	pj->time_limit = l->time_limit;
-	pj->nice = l->nice;
-	pj->site_factor = l->site_factor;
-}
-
-/* J's partitions the conf has, in tier order, into J->parts; the conf's
- * default one for a job without.  Returns how many, 0 for none left
- * (warned about), or -1 after the error. */
-static int _job_parts(const _ctx_t *c, _job_t *j, _bcache_t *bc)
-{
-	const mf_job_line_t *l = j->line;
-	guint nparts, known = 0;
-	const _parts_t *hit;
-	_parts_t *keep;
-
-	if (bc && (hit = g_hash_table_lookup(bc->parts, l->partitions))) {
-		j->parts = g_memdup2(hit->p, sizeof(*hit->p) * hit->n);
-		return (int)hit->n;
-	}
-	nparts = g_strv_length((gchar **)l->partitions);
-	if (!nparts) {
-		const mf_conf_part_t *d = mf_prio_conf_default_part(c->pc);
-
-		if (!d) {
-			mf_cmd_error("%s:%d: job %u has no partition and the "
-				     "configuration has no Default=YES one",
-				     l->file, l->line, l->job_id);
-			return -1;
-		}
-		j->parts = g_new0(const mf_part_t *, 1);
-		j->parts[0] = &d->part;
-		return 1;
-	}
-	/* a partition the conf no longer has (dumps taken apart) is warned
-	 * about and its row left out; no partition left, the job is */
-	j->parts = g_new0(const mf_part_t *, nparts);
-	for (guint i = 0; i < nparts; i++) {
-		const mf_conf_part_t *p =
-			mf_prio_conf_find_part(c->pc, l->partitions[i]);
-
-		if (!p) {
-			_warn("%s:%d: job %u: partition '%s' is not in the "
-			      "configuration: %s", l->file, l->line,
-			      l->job_id, l->partitions[i], nparts > 1 ?
-			      "the job's row there is left out" :
-			      "the job is left out");
-			continue;
-		}
-		j->parts[known++] = &p->part;
-	}
-	if (!known)
-		return 0;
-	mf_parts_sort_by_tier(j->parts, known);
-	if (bc && known == nparts) {
-		keep = g_malloc(sizeof(*keep) + sizeof(keep->p[0]) * known);
-		keep->n = known;
-		memcpy(keep->p, j->parts, sizeof(keep->p[0]) * known);
-		g_hash_table_insert(bc->parts, (gpointer)l->partitions, keep);
-	}
-	return (int)known;
-}
-
-/* The QOS's and the association's priorities of J. */
-static void _job_prios(const _ctx_t *c, _job_t *j)
-{
-	const mf_job_line_t *l = j->line;
-	mf_prio_job_t *pj = &j->job;
-	gpointer v;
-
-	if (l->qos && c->qos) {
-		if (!g_hash_table_lookup_extended(c->qos, l->qos, NULL, &v)) {
-			/* dumps taken apart: a QOS made since */
-			_warn("%s:%d: job %u: QOS '%s' is not in the QOS file: "
-			      "QOS factor 0", l->file, l->line, l->job_id,
-			      l->qos);
-		} else {
-			pj->has_qos = true;
-			pj->qos_priority = GPOINTER_TO_UINT(v);
-		}
-	}
-	if (c->assoc_prio) {
-		char *key = g_strdup_printf("%s\n%s", l->account, l->user);
-
-		if (g_hash_table_lookup_extended(c->assoc_prio, key, NULL,
-						 &v)) {
-			pj->has_assoc = true;
-			pj->assoc_priority = GPOINTER_TO_UINT(v);
-		}
-		g_free(key);
-	}
-}
-
-/* J's fair-share factor from the tree, when there is one. */
-static void _job_fs(const _ctx_t *c, _job_t *j)
-{
-	const mf_job_line_t *l = j->line;
-	mf_prio_job_t *pj = &j->job;
-	const mf_assoc_t *a;
-
-	j->fs_note = "no association data";
-	if (!c->tree)
-		return;
-	/* the user's association on the job's partition, else the one
-	 * without partition, as slurmctld picks it (a job of several
-	 * partitions has no per-partition association: slurmctld refuses
-	 * such a submission) */
-	a = mf_tree_find_job_assoc(c->tree, l->account, l->user,
-				   l->partitions ? l->partitions[0] : NULL);
-	if (!a) {
-		_warn("%s:%d: job %u: no association for user %s in account "
-		      "%s: fair-share factor 0", l->file, l->line, l->job_id,
-		      l->user, l->account);
-		j->fs_note = "no association";
-	} else {
-		pj->has_assoc = true;
-		j->fs_note = mf_fs_algo_name(c->fs_cfg.algo);
-	}
-	pj->fs_factor = mf_job_fs_factor(a, c->fs_cfg.algo, c->fs_cfg.damp);
-}
-
-/* J's TRES counts.  Returns an exit status. */
-static int _job_tres(const _ctx_t *c, _job_t *j, _bcache_t *bc)
-{
-	const mf_job_line_t *l = j->line;
-	size_t size = sizeof(uint64_t) * c->pc->tres->cnt;
-	const uint64_t *hit;
-	GPtrArray *unknown;
-	mf_error_t e;
-
-	if (bc && l->tres && (hit = g_hash_table_lookup(bc->tres, l->tres))) {
-		j->tres_cnt = g_memdup2(hit, size);
-		j->job.tres_cnt = j->tres_cnt;
-		return MF_EXIT_OK;
-	}
-	unknown = g_ptr_array_new_with_free_func(g_free);
-	j->tres_cnt = g_new0(uint64_t, c->pc->tres->cnt);
-	if (mf_tres_counts_parse(c->pc->tres, l->tres, j->tres_cnt, unknown,
-				 &e)) {
-		mf_cmd_error("%s:%d: job %u: %s", l->file, l->line, l->job_id,
-			     e.text);
-		g_ptr_array_unref(unknown);
-		return MF_EXIT_INPUT;
-	}
-	for (guint i = 0; i < unknown->len; i++)
-		_warn("%s:%d: job %u: TRES '%s' is not tracked by the "
-		      "configuration (AccountingStorageTRES); ignored",
-		      l->file, l->line, l->job_id,
-		      (char *)unknown->pdata[i]);
-	if (bc && l->tres && !unknown->len)
-		g_hash_table_insert(bc->tres, (gpointer)l->tres,
-				    g_memdup2(j->tres_cnt, size));
-	g_ptr_array_unref(unknown);
-	j->job.tres_cnt = j->tres_cnt;
-	return MF_EXIT_OK;
-}
-
-/* Fill J's core inputs from its line (BC: what jobs before found, or
- * NULL).  Returns an exit status, or _BUILD_SKIP for a job none of whose
- * partitions the conf has. */
-static int _build_job(_ctx_t *c, _job_t *j, time_t now, _bcache_t *bc)
-{
-	mf_prio_job_t *pj = &j->job;
-	int nparts;
-
-	_job_basics(c, j, now);
-	if ((nparts = _job_parts(c, j, bc)) < 0)
-		return MF_EXIT_INPUT;
-	if (!nparts)
-		return _BUILD_SKIP;
-	pj->part = j->parts[0];
-	if (nparts > 1) {
-		pj->parts = j->parts;
-		pj->part_cnt = (uint32_t)nparts;
-	}
-	_job_prios(c, j);
-	_job_fs(c, j);
-	return _job_tres(c, j, bc);
-}
-
-/* sprio's PRIORITY column: its own sum of the weighted figures, at least
- * 1, not capped at 32 bits. */
-static double _sprio_sum(const mf_prio_result_t *r)
-{
-	double p;
-
-	if (r->direct)
-		return r->sum;
-	p = r->w_age + r->w_assoc + r->w_fs + r->w_js + r->w_part + r->w_qos +
-	    (double)r->site - (double)r->nice;
-	for (uint32_t i = 0; i < r->tres_cnt; i++)
-		if (r->w_tres[i])
-			p += r->w_tres[i];
-	if (isnan(p) || p < 1)
-		p = 1;
-	return p;
-}
-
-static void _add_row(_ctx_t *c, _job_t *j, const mf_prio_result_t *r)
-{
-	_row_t *row = g_new0(_row_t, 1);
-
-	row->job = j;
-	mf_prio_result_init(&row->r, r->tres_cnt);
-	mf_prio_result_copy(&row->r, r);
-	row->sprio_priority = _sprio_sum(r);
-	if (r->clamped && !c->clamp_warned) {
-		_warn("job %u: priority %.0f is above 4294967295 and is "
-		      "clamped to it (Slurm does the same and logs it; sprio "
-		      "shows the unclamped sum); lower the weights",
-		      j->job.job_id, r->sum);
-		c->clamp_warned = true;
-	}
-	g_ptr_array_add(c->rows, row);
-}
-
-static int _compute(_ctx_t *c, time_t now)
-{
-	uint32_t tres_cnt = c->pc->tres->cnt;
-
-	c->jobs = g_ptr_array_new_with_free_func(_job_free);
-	c->rows = g_ptr_array_new_with_free_func(_row_free);
-	for (guint i = 0; i < c->lines->len; i++) {
-		mf_job_line_t *l = c->lines->pdata[i];
-		_job_t *j;
-		int rc;
-
-		if (!_listed(c, l, now))
-			continue;
-		j = g_new0(_job_t, 1);
-		j->line = l;
-		g_ptr_array_add(c->jobs, j);
-		if ((rc = _build_job(c, j, now, NULL)) == _BUILD_SKIP) {
-			g_ptr_array_remove_index(c->jobs, c->jobs->len - 1);
-			continue;
-		}
-		if (rc)
-			return rc;
-		mf_prio_result_init(&j->base, tres_cnt);
-		mf_priority_compute(&c->cfg, &j->job, now, &j->base);
-		if (!j->job.parts) {
-			_add_row(c, j, &j->base);
-			continue;
-		}
-		for (uint32_t k = 0; k < j->job.part_cnt; k++) {
-			mf_prio_result_t r;
-
-			mf_prio_result_init(&r, tres_cnt);
-			mf_priority_in_part(&c->cfg, &j->job, &j->base,
-					    j->job.parts[k], &r);
-			_add_row(c, j, &r);
-			mf_prio_result_clear(&r);
-		}
-	}
-	return MF_EXIT_OK;
-}
-
-/* Rows by job id, a job's partitions in tier order (sprio's default). */
-static gint _by_job_id(gconstpointer a, gconstpointer b)
-{
-	const _row_t *x = *(_row_t *const *)a, *y = *(_row_t *const *)b;
-
-	if (x->job->job.job_id != y->job->job.job_id)
-		return x->job->job.job_id < y->job->job.job_id ? -1 : 1;
-	return 0;
-}
-
-/* Rows by priority, highest first, then by job id. */
-static gint _by_priority(gconstpointer a, gconstpointer b)
-{
-	const _row_t *x = *(_row_t *const *)a, *y = *(_row_t *const *)b;
-
-	if (x->r.priority != y->r.priority)
-		return x->r.priority > y->r.priority ? -1 : 1;
-	return _by_job_id(a, b);
-}
-
-/* The scheduler's order: partition PriorityTier (highest first), then
- * priority, then job id. */
-static int _queue_cmp(const _row_t *x, const _row_t *y)
-{
-	uint32_t tx = x->r.partition ? x->r.partition->priority_tier : 0;
-	uint32_t ty = y->r.partition ? y->r.partition->priority_tier : 0;
-
-	if (tx != ty)
-		return tx > ty ? -1 : 1;
-	if (x->r.priority != y->r.priority)
-		return x->r.priority > y->r.priority ? -1 : 1;
-	if (x->job->job.job_id != y->job->job.job_id)
-		return x->job->job.job_id < y->job->job.job_id ? -1 : 1;
-	return 0;
-}
-
-/* J has several partitions (j->job.parts set) */
-static bool pj_parts(const _job_t *j)
-{
-	return j->job.parts != NULL;
-}
-
-GPtrArray *mf_prun_part_ranked(const mf_prun_ctx_t *c, const mf_part_t *part)
-{
-	GPtrArray *ranked = g_ptr_array_new();
-
-	for (guint i = 0; i < c->rows->len; i++) {
-		_row_t *row = c->rows->pdata[i];
-
-		if (row->r.partition == part)
-			g_ptr_array_add(ranked, row);
-	}
-	g_ptr_array_sort(ranked, _by_priority);
-	return ranked;
-}
 
 static char *_tres_str(const mf_tres_set_t *set, const mf_prio_result_t *r)
 {
@@ -846,7 +271,7 @@ typedef struct {
 				      * non-zero */
 	uint32_t *weighted;          /* the TRES with a weight, by index */
 	uint32_t weighted_cnt;
-	_bcache_t bc;                /* what the jobs before found */
+	mf_prun_bcache_t bc;                /* what the jobs before found */
 } _stream_t;
 
 /* Whether NAME is in the NULL-ended LIST (NULL: every name is). */
@@ -882,7 +307,7 @@ static void _lean_add(_stream_t *st, const _job_t *j,
 	_lean_t row = {
 		.job_id = j->job.job_id, .direct = r->direct,
 		.user = j->line->user, .part = r->partition,
-		.sprio = _sprio_sum(r),
+		.sprio = mf_prun_sprio_sum(r),
 		.w = { r->w_age, r->w_assoc, r->w_fs, r->w_js, r->w_part,
 		       r->w_qos },
 		.site = r->site, .nice = r->nice,
@@ -891,7 +316,7 @@ static void _lean_add(_stream_t *st, const _job_t *j,
 	if (!_selected(st->o, j, r))
 		return;
 	if (r->clamped && !st->c->clamp_warned) {
-		_warn("job %u: priority %.0f is above 4294967295 and is "
+		mf_prun_warn("job %u: priority %.0f is above 4294967295 and is "
 		      "clamped to it (Slurm does the same and logs it; sprio "
 		      "shows the unclamped sum); lower the weights",
 		      j->job.job_id, r->sum);
@@ -910,12 +335,12 @@ static int _stream_fn(mf_job_line_t *l, void *arg)
 	_job_t j = { .line = l };
 	int rc;
 
-	if (!_listed(c, l, st->now)) {
+	if (!mf_prun_listed(c, l, st->now)) {
 		mf_job_line_free(l);
 		return 0;
 	}
-	if ((rc = _build_job(c, &j, st->now, &st->bc))) {
-		if (rc == _BUILD_SKIP)
+	if ((rc = mf_prun_build_job(c, &j, st->now, &st->bc))) {
+		if (rc == MF_PRUN_BUILD_SKIP)
 			rc = 0;
 		goto out;
 	}
@@ -935,7 +360,7 @@ static int _stream_fn(mf_job_line_t *l, void *arg)
 		mf_prio_result_clear(&r);
 	}
 out:
-	_job_clear(&j);
+	mf_prun_job_clear(&j);
 	mf_job_line_free(l);
 	return rc;
 }
@@ -1266,7 +691,7 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 	mf_error_t e;
 	int rc;
 
-	if ((rc = _load_inputs(c, o, false)))
+	if ((rc = mf_prun_load_inputs(c, o, false)))
 		return rc;
 	if (o->weights) {
 		_print_weights(c, o, out);
@@ -1278,9 +703,9 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 	for (uint32_t k = 0; c->cfg.weight_tres && k < c->pc->tres->cnt; k++)
 		if (c->cfg.weight_tres[k])
 			st.weighted[st.weighted_cnt++] = k;
-	_bcache_init(&st.bc);
+	mf_prun_bcache_init(&st.bc);
 	rc = mf_jobs_each(o->jobs, _stream_fn, &st, &e);
-	_bcache_clear(&st.bc);
+	mf_prun_bcache_clear(&st.bc);
 	if (rc < 0) {
 		mf_cmd_error("%s", e.text);
 		rc = MF_EXIT_INPUT;
@@ -1399,268 +824,243 @@ static const char *_js_release_note(const mf_prio_config_t *cfg,
 	return "";
 }
 
-/* The job O->explain names, in *JOB.  Returns an exit status. */
-static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
+
+/* The header of the explanation of job J: who, where, which release and
+ * which what-if settings.  Returns nothing. */
+static void _explain_head(const _ctx_t *c, const _opts_t *o, const _job_t *j,
+			  FILE *out)
 {
-	const _job_t *j = NULL;
-	char *end;
-	unsigned long id;
+	const mf_prio_job_t *pj = &j->job;
+	const mf_job_line_t *l = j->line;
+	char rel[8];
 
-	errno = 0;
-	id = strtoul(o->explain, &end, 10);
-	if (!errno && id && *end == '_') {
-		/* an array job as squeue names it: 100_3, 100_[4-9] */
-		for (guint i = 0; i < c->lines->len && *end; i++) {
-			const mf_job_line_t *l = c->lines->pdata[i];
+	if (l->job_id_str && strcmp(l->job_id_str, l->id_text))
+		fprintf(out, "Job %s (JobId %u)", l->job_id_str, pj->job_id);
+	else
+		fprintf(out, "Job %u", pj->job_id);
+	fprintf(out, ": user %s, account %s, QOS %s, partition "
+		"%s, state %s, at %ld\n", l->user,
+		l->account, l->qos ? l->qos : "(none)",
+		pj->part ? pj->part->name : "(none)", l->state,
+		(long)o->now);
+	fprintf(out, "  as Slurm %s computes it (%s)\n",
+		mf_release_name(c->cfg.release, rel), c->rel.source);
+	for (guint i = 0; o->sets && i < o->sets->len; i++) {
+		const mf_conf_pair_t *p = o->sets->pdata[i];
 
-			if (mf_job_named(l, o->explain)) {
-				id = l->job_id;
-				end = (char *)"";
-			}
-		}
-		if (*end) {
-			mf_cmd_error("job %s is not in %s", o->explain,
-				     o->jobs);
-			return MF_EXIT_INPUT;
-		}
+		fprintf(out, "  %s %s=%s (what-if, in place of the "
+			"conf's)\n", p->file, p->key, p->value);
 	}
-	if (*end || errno || !id) {
-		mf_cmd_error("--explain '%s': not a job id (JOBID, or an "
-			     "array task ARRAYID_TASK)", o->explain);
-		return MF_EXIT_USAGE;
-	}
-	for (guint i = 0; i < c->jobs->len; i++) {
-		const _job_t *x = c->jobs->pdata[i];
-
-		if (x->job.job_id == id)
-			j = x;
-	}
-	if (!j) {
-		bool known = false;
-
-		for (guint i = 0; i < c->lines->len; i++) {
-			const mf_job_line_t *l = c->lines->pdata[i];
-
-			if (l->job_id == id) {
-				known = true;
-				mf_cmd_error("job %lu is not listed by sprio: "
-					     "state %s, priority %u, eligible "
-					     "%ld (held, not pending, or not "
-					     "eligible yet at %ld)", id,
-					     l->state, l->priority,
-					     (long)l->eligible_time,
-					     (long)o->now);
-			}
-		}
-		if (!known)
-			mf_cmd_error("job %lu is not in %s", id, o->jobs);
-		return MF_EXIT_INPUT;
-	}
-	*job = j;
-	return MF_EXIT_OK;
 }
 
-static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+/* The age, association and fair-share rows of job J.  Returns nothing. */
+static void _explain_age_assoc_fs(const _ctx_t *c, const _opts_t *o,
+				  const _job_t *j, FILE *out)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
-	GPtrArray *ranked;
-	const _job_t *j = NULL;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
 	char dur[64], dur2[64];
+
+	if (pj->accrue_time && o->now > pj->accrue_time)
+		_fmt_duration(dur, sizeof(dur),
+			      (uint64_t)(o->now - pj->accrue_time));
+	else
+		snprintf(dur, sizeof(dur), "0");
+	_fmt_duration(dur2, sizeof(dur2), cfg->max_age);
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  waited %s since "
+		"accrue time %ld%s; PriorityMaxAge %s\n", "age",
+		r->age, cfg->weight_age, r->w_age, dur,
+		(long)pj->accrue_time,
+		pj->accrue_time ? "" : " (not accruing)", dur2);
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  association "
+		"priority %u of highest %u%s\n", "assoc", r->assoc,
+		cfg->weight_assoc, r->w_assoc, pj->assoc_priority,
+		cfg->assoc_max_priority,
+		(cfg->flags & MF_FLAG_NO_NORMAL_ASSOC) ?
+		" (NO_NORMAL_ASSOC: raw)" : "");
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  %s/%s, %s\n",
+		"fairshare", r->fs, cfg->weight_fs, r->w_fs,
+		j->line->account, j->line->user, j->fs_note);
+}
+
+/* The job size, partition and QOS rows of job J.  Returns nothing. */
+static void _explain_js_part_qos(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
+	uint32_t limit = pj->time_limit != MF_NO_VAL ? pj->time_limit :
+			 (pj->part ? pj->part->max_time : 1);
+
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  %u node(s), %u "
+		"CPU(s) of %u node(s), %u CPUs%s%s", "jobsize", r->js,
+		cfg->weight_js, r->w_js, pj->min_nodes, pj->cpu_cnt,
+		cfg->node_count, cfg->cluster_cpus,
+		cfg->favor_small ? "; PriorityFavorSmall" : "",
+		(cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME) ?
+		"; SMALL_RELATIVE_TO_TIME" : "");
+	if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
+		fprintf(out, ", time limit %u min", limit);
+	fputs(_js_release_note(cfg, pj), out);
+	fputc('\n', out);
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  PriorityJobFactor %u "
+		"of highest %u%s\n", "partition", r->part,
+		cfg->weight_part, r->w_part,
+		pj->part ? pj->part->priority_job_factor : 0,
+		cfg->part_max_priority,
+		(cfg->flags & MF_FLAG_NO_NORMAL_PART) ?
+		" (NO_NORMAL_PART: raw)" : "");
+	fprintf(out, "  %-12s %12.7f %12u %14.2f  QOS priority %u of "
+		"highest %u%s\n", "qos", r->qos, cfg->weight_qos,
+		r->w_qos, pj->qos_priority, cfg->qos_max_priority,
+		(cfg->flags & MF_FLAG_NO_NORMAL_QOS) ?
+		" (NO_NORMAL_QOS: raw)" : "");
+}
+
+/* The rows of job J's trackable resources that count.  Returns nothing. */
+static void _explain_tres(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
+
+	for (uint32_t i = 0; i < r->tres_cnt; i++) {
+		char name[64];
+
+		if (!pj->tres_cnt[i] && !r->tres[i])
+			continue;
+		snprintf(name, sizeof(name), "tres:%s",
+			 c->pc->tres->names[i]);
+		fprintf(out, "  %-12s %12.7f %12g %14.2f  %llu of the "
+			"partition's %llu%s\n", name, r->tres[i],
+			cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
+			r->w_tres[i],
+			(unsigned long long)pj->tres_cnt[i],
+			(unsigned long long)(pj->part &&
+				pj->part->tres_cnt ?
+				pj->part->tres_cnt[i] : 0),
+			(cfg->flags & MF_FLAG_NO_NORMAL_TRES) ?
+			" (NO_NORMAL_TRES: raw)" : "");
+	}
+}
+
+/* Site and nice, the sum, INCR_ONLY and the priority of job J in each of
+ * its partitions.  Returns nothing. */
+static void _explain_total(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &j->base;
+	const mf_prio_job_t *pj = &j->job;
+	const mf_job_line_t *l = j->line;
+
+	fprintf(out, "  %-12s %12s %12s %14lld\n", "site", "", "",
+		(long long)r->site);
+	fprintf(out, "  %-12s %12s %12s %14lld  (subtracted)\n",
+		"nice", "", "", (long long)r->nice);
+	fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
+		r->clamped ? " (clamped at 4294967295)" : "");
+	if (cfg->flags & MF_FLAG_INCR_ONLY)
+		fprintf(out, "  INCR_ONLY: the job keeps %u (its "
+			"current priority %u, computed %u)\n",
+			mf_priority_incr_only(cfg->flags, l->priority,
+					      r->priority),
+			l->priority, r->priority);
+	for (uint32_t k = 0; k < pj->part_cnt; k++) {
+		for (guint i = 0; i < c->rows->len; i++) {
+			const _row_t *row = c->rows->pdata[i];
+
+			if (row->job == j &&
+			    row->r.partition == pj->parts[k])
+				fprintf(out, "  in partition %s "
+					"(tier %u): %u\n",
+					pj->parts[k]->name,
+					pj->parts[k]->priority_tier,
+					row->r.priority);
+		}
+	}
+}
+
+/* The rank of job J in partition PART and its neighbours there, as the
+ * scheduler queues them.  Returns nothing. */
+static void _explain_rank(const _ctx_t *c, const _job_t *j,
+			  const mf_part_t *part, FILE *out)
+{
+	const _row_t *row = NULL, *above = NULL, *below = NULL;
+	GPtrArray *ranked = mf_prun_part_ranked(c, part);
+	guint at = 0;
+
+	for (guint i = 0; i < ranked->len && !row; i++)
+		if (((_row_t *)ranked->pdata[i])->job == j) {
+			row = ranked->pdata[i];
+			at = i;
+		}
+	if (!row) {
+		g_ptr_array_unref(ranked);
+		return;
+	}
+	if (at > 0)
+		above = ranked->pdata[at - 1];
+	if (at + 1 < ranked->len)
+		below = ranked->pdata[at + 1];
+	fprintf(out, "Rank %u of %u pending jobs in partition %s (tier "
+		"%u; by priority, then job id)\n", at + 1, ranked->len,
+		part ? part->name : "(none)",
+		part ? part->priority_tier : 0);
+	_explain_neighbour(out, "just above", row, above, true);
+	_explain_neighbour(out, "just below", row, below, false);
+	g_ptr_array_unref(ranked);
+}
+
+/* The place of job J in the scheduler's one queue: tier first, then
+ * priority.  Returns nothing. */
+static void _explain_queue(const _ctx_t *c, const _job_t *j, FILE *out)
+{
+	const _row_t *mine = mf_prun_job_row(c, j);
+	guint pos = 0, ahead = 0;
+
+	for (guint i = 0; mine && i < c->rows->len; i++) {
+		const _row_t *x = c->rows->pdata[i];
+
+		if (x->job != j && mf_prun_queue_cmp(x, mine) < 0)
+			ahead++;
+	}
+	pos = ahead + 1;
+	fprintf(out, "In the scheduler's queue (partition PriorityTier "
+		"first, then priority): %u of %u rows; a job queued in "
+		"several partitions is tried in each, in tier order\n",
+		pos, c->rows->len);
+}
+
+/* Explain the priority of the job O->explain names: its factors, its
+ * rank in each partition and in the scheduler's queue.  Returns an exit
+ * status. */
+static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
+{
+	const _job_t *j = NULL;
 	int rc;
 
-	if ((rc = _explained(c, o, &j)))
+	if ((rc = mf_prun_explained(c, o, &j)))
 		return rc;
-	{
-		const mf_prio_result_t *r = &j->base;
-		const mf_prio_job_t *pj = &j->job;
-		const mf_job_line_t *l = j->line;
-		uint32_t limit = pj->time_limit != MF_NO_VAL ? pj->time_limit :
-				 (pj->part ? pj->part->max_time : 1);
-
-		char rel[8];
-
-		if (l->job_id_str && strcmp(l->job_id_str, l->id_text))
-			fprintf(out, "Job %s (JobId %u)", l->job_id_str,
-				pj->job_id);
-		else
-			fprintf(out, "Job %u", pj->job_id);
-		fprintf(out, ": user %s, account %s, QOS %s, partition "
-			"%s, state %s, at %ld\n", l->user,
-			l->account, l->qos ? l->qos : "(none)",
-			pj->part ? pj->part->name : "(none)", l->state,
-			(long)o->now);
-		fprintf(out, "  as Slurm %s computes it (%s)\n",
-			mf_release_name(cfg->release, rel), c->rel.source);
-		for (guint i = 0; o->sets && i < o->sets->len; i++) {
-			const mf_conf_pair_t *p = o->sets->pdata[i];
-
-			fprintf(out, "  %s %s=%s (what-if, in place of the "
-				"conf's)\n", p->file, p->key, p->value);
-		}
-		fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
-			"weight", "weighted", "from");
-		if (pj->accrue_time && o->now > pj->accrue_time)
-			_fmt_duration(dur, sizeof(dur),
-				      (uint64_t)(o->now - pj->accrue_time));
-		else
-			snprintf(dur, sizeof(dur), "0");
-		_fmt_duration(dur2, sizeof(dur2), cfg->max_age);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  waited %s since "
-			"accrue time %ld%s; PriorityMaxAge %s\n", "age",
-			r->age, cfg->weight_age, r->w_age, dur,
-			(long)pj->accrue_time,
-			pj->accrue_time ? "" : " (not accruing)", dur2);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  association "
-			"priority %u of highest %u%s\n", "assoc", r->assoc,
-			cfg->weight_assoc, r->w_assoc, pj->assoc_priority,
-			cfg->assoc_max_priority,
-			(cfg->flags & MF_FLAG_NO_NORMAL_ASSOC) ?
-			" (NO_NORMAL_ASSOC: raw)" : "");
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  %s/%s, %s\n",
-			"fairshare", r->fs, cfg->weight_fs, r->w_fs,
-			l->account, l->user, j->fs_note);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  %u node(s), %u "
-			"CPU(s) of %u node(s), %u CPUs%s%s", "jobsize", r->js,
-			cfg->weight_js, r->w_js, pj->min_nodes, pj->cpu_cnt,
-			cfg->node_count, cfg->cluster_cpus,
-			cfg->favor_small ? "; PriorityFavorSmall" : "",
-			(cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME) ?
-			"; SMALL_RELATIVE_TO_TIME" : "");
-		if (cfg->flags & MF_FLAG_SMALL_RELATIVE_TO_TIME)
-			fprintf(out, ", time limit %u min", limit);
-		fputs(_js_release_note(cfg, pj), out);
-		fputc('\n', out);
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  PriorityJobFactor %u "
-			"of highest %u%s\n", "partition", r->part,
-			cfg->weight_part, r->w_part,
-			pj->part ? pj->part->priority_job_factor : 0,
-			cfg->part_max_priority,
-			(cfg->flags & MF_FLAG_NO_NORMAL_PART) ?
-			" (NO_NORMAL_PART: raw)" : "");
-		fprintf(out, "  %-12s %12.7f %12u %14.2f  QOS priority %u of "
-			"highest %u%s\n", "qos", r->qos, cfg->weight_qos,
-			r->w_qos, pj->qos_priority, cfg->qos_max_priority,
-			(cfg->flags & MF_FLAG_NO_NORMAL_QOS) ?
-			" (NO_NORMAL_QOS: raw)" : "");
-		for (uint32_t i = 0; i < r->tres_cnt; i++) {
-			char name[64];
-
-			if (!pj->tres_cnt[i] && !r->tres[i])
-				continue;
-			snprintf(name, sizeof(name), "tres:%s",
-				 c->pc->tres->names[i]);
-			fprintf(out, "  %-12s %12.7f %12g %14.2f  %llu of the "
-				"partition's %llu%s\n", name, r->tres[i],
-				cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
-				r->w_tres[i],
-				(unsigned long long)pj->tres_cnt[i],
-				(unsigned long long)(pj->part &&
-					pj->part->tres_cnt ?
-					pj->part->tres_cnt[i] : 0),
-				(cfg->flags & MF_FLAG_NO_NORMAL_TRES) ?
-				" (NO_NORMAL_TRES: raw)" : "");
-		}
-		fprintf(out, "  %-12s %12s %12s %14lld\n", "site", "", "",
-			(long long)r->site);
-		fprintf(out, "  %-12s %12s %12s %14lld  (subtracted)\n",
-			"nice", "", "", (long long)r->nice);
-		fprintf(out, "  priority = %.2f -> %u%s\n", r->sum, r->priority,
-			r->clamped ? " (clamped at 4294967295)" : "");
-		if (cfg->flags & MF_FLAG_INCR_ONLY)
-			fprintf(out, "  INCR_ONLY: the job keeps %u (its "
-				"current priority %u, computed %u)\n",
-				mf_priority_incr_only(cfg->flags, l->priority,
-						      r->priority),
-				l->priority, r->priority);
-		for (uint32_t k = 0; k < pj->part_cnt; k++) {
-			for (guint i = 0; i < c->rows->len; i++) {
-				const _row_t *row = c->rows->pdata[i];
-
-				if (row->job == j &&
-				    row->r.partition == pj->parts[k])
-					fprintf(out, "  in partition %s "
-						"(tier %u): %u\n",
-						pj->parts[k]->name,
-						pj->parts[k]->priority_tier,
-						row->r.priority);
-			}
-		}
-	}
-
-	/* rank: as the scheduler queues it, in each of its partitions */
-	for (uint32_t k = 0; k < (pj_parts(j) ? j->job.part_cnt : 1); k++) {
-		const mf_part_t *part = pj_parts(j) ? j->job.parts[k]
-						    : j->job.part;
-		const _row_t *row = NULL, *above = NULL, *below = NULL;
-		guint at = 0;
-
-		ranked = mf_prun_part_ranked(c, part);
-		for (guint i = 0; i < ranked->len && !row; i++)
-			if (((_row_t *)ranked->pdata[i])->job == j) {
-				row = ranked->pdata[i];
-				at = i;
-			}
-		if (!row) {
-			g_ptr_array_unref(ranked);
-			continue;
-		}
-		if (at > 0)
-			above = ranked->pdata[at - 1];
-		if (at + 1 < ranked->len)
-			below = ranked->pdata[at + 1];
-		fprintf(out, "Rank %u of %u pending jobs in partition %s (tier "
-			"%u; by priority, then job id)\n", at + 1, ranked->len,
-			part ? part->name : "(none)",
-			part ? part->priority_tier : 0);
-		_explain_neighbour(out, "just above", row, above, true);
-		_explain_neighbour(out, "just below", row, below, false);
-		g_ptr_array_unref(ranked);
-	}
-	{
-		/* the scheduler's one queue: tier first, then priority */
-		const _row_t *mine = mf_prun_job_row(c, j);
-		guint pos = 0, ahead = 0;
-
-		for (guint i = 0; mine && i < c->rows->len; i++) {
-			const _row_t *x = c->rows->pdata[i];
-
-			if (x->job != j && _queue_cmp(x, mine) < 0)
-				ahead++;
-		}
-		pos = ahead + 1;
-		fprintf(out, "In the scheduler's queue (partition PriorityTier "
-			"first, then priority): %u of %u rows; a job queued in "
-			"several partitions is tried in each, in tier order\n",
-			pos, c->rows->len);
-	}
-	ranked = NULL;
+	_explain_head(c, o, j, out);
+	fprintf(out, "  %-12s %12s %12s %14s  %s\n", "factor", "value",
+		"weight", "weighted", "from");
+	_explain_age_assoc_fs(c, o, j, out);
+	_explain_js_part_qos(c, j, out);
+	_explain_tres(c, j, out);
+	_explain_total(c, j, out);
+	for (uint32_t k = 0; k < (mf_prun_job_parts(j) ? j->job.part_cnt : 1); k++)
+		_explain_rank(c, j, mf_prun_job_parts(j) ? j->job.parts[k]
+						: j->job.part, out);
+	_explain_queue(c, j, out);
 	return MF_EXIT_OK;
 }
 
-/* The inputs O lacks, from the snapshot directory DIR (kept in *SNAP);
- * its time unless NOW_SET.  Returns an exit status. */
-static int _from_snapshot(const char *dir, mf_snapdir_t *snap, _opts_t *o,
-			  bool now_set)
-{
-	mf_error_t e;
 
-	if (mf_snapdir_open(dir, snap, &e)) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
-	}
-	o->conf = o->conf ? o->conf : snap->conf;
-	o->jobs = o->jobs ? o->jobs : snap->jobs;
-	o->qos = o->qos ? o->qos : snap->qos;
-	o->assoc = o->assoc ? o->assoc : snap->assoc;
-	o->assoc_prio = o->assoc_prio ? o->assoc_prio : snap->assoc_prio;
-	if (!o->usage)
-		o->usage = snap->assoc_mgr ? snap->assoc_mgr : snap->usage;
-	if (!now_set)
-		o->now = snap->taken;
-	return MF_EXIT_OK;
-}
-
-int cmd_priority(int argc, char **argv)
+/* Read the options of ARGV into IO (a bad --release into C's).
+ * Returns 0, 1 after --help or -1 for a usage error (reported). */
+static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
+			    _ctx_t *c)
 {
 	static const struct option opts[] = {
 		MF_IOPT_LONGOPTS,
@@ -1676,24 +1076,19 @@ int cmd_priority(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* the inputs, --now, --release and the what-ifs: input_opts, as
-	 * why, check and compare take them */
-	mf_iopts_t io;
-	_opts_t *o = &io.o;
-	_ctx_t c = { 0 };
-	int ch, rc, t;
+	_opts_t *o = &io->o;
+	int ch, t;
 
-	mf_iopt_init(&io);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "j:u:p:S:wlPnh", opts, NULL))
 	       != -1) {
-		if ((t = mf_iopt_take(&io, ch, optarg))) {
+		if ((t = mf_iopt_take(io, ch, optarg))) {
 			if (t < 0)
-				goto usage;
+				return -1;
 			/* a bad --release is a usage error at once */
 			if (ch == MF_IOPT_RELEASE &&
-			    mf_cmd_release_option(&c.rel, optarg))
-				goto usage;
+			    mf_cmd_release_option(&c->rel, optarg))
+				return -1;
 			continue;
 		}
 		switch (ch) {
@@ -1714,7 +1109,7 @@ int cmd_priority(int argc, char **argv)
 				mf_cmd_error("-S '%s': not a sort list of "
 					     "the fields i r u y a f j p q t "
 					     "N", optarg);
-				goto usage;
+				return -1;
 			}
 			o->sort = optarg;
 			break;
@@ -1726,95 +1121,77 @@ int cmd_priority(int argc, char **argv)
 		case 'n': o->noheader = true; break;
 		case 'h':
 			fputs(_usage, stdout);
-			rc = MF_EXIT_OK;
-			goto out;
+			return 1;
 		default:
 			fputs(_usage, stderr);
-			goto usage;
+			return -1;
 		}
+	}
+	if (optind < argc) {
+		mf_cmd_error("priority: unexpected argument '%s'",
+			     argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Compute and print what O asks: the plain table streamed, or the
+ * explanation, the JSON or the table of --weights from the loaded
+ * jobs.  Returns an exit status. */
+static int _prio_run(_ctx_t *c, const _opts_t *o)
+{
+	int rc;
+
+	if ((!o->explain && !o->json) || o->weights) {
+		/* the plain table: streamed, for dumps of any size */
+		rc = _stream_table(c, o, stdout);
+		if (!rc && fflush(stdout))
+			rc = MF_EXIT_INPUT;
+		return rc;
+	}
+	if ((rc = mf_prun_run(c, o)))
+		return rc;
+	if (o->explain && o->json)
+		rc = mf_prun_explain_json(c, o, stdout);
+	else if (o->explain)
+		rc = _explain(c, o, stdout);
+	else if (o->json)
+		rc = mf_prun_print_json(c, o, stdout);
+	else
+		_print_table(c, o, stdout);
+	if (fflush(stdout))
+		rc = MF_EXIT_INPUT;
+	return rc;
+}
+
+int cmd_priority(int argc, char **argv)
+{
+	/* the inputs, --now, --release and the what-ifs: input_opts, as
+	 * why, check and compare take them */
+	mf_iopts_t io;
+	_opts_t *o = &io.o;
+	_ctx_t c = { 0 };
+	int rc;
+
+	mf_iopt_init(&io);
+	rc = _prio_parse_args(argc, argv, &io, &c);
+	if (rc) {
+		rc = rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
+		goto out;
 	}
 	/* the release is set in C already (mf_iopt_run is not used: the
 	 * plain table streams) */
 	io.release = NULL;
-	if (optind < argc) {
-		mf_cmd_error("priority: unexpected argument '%s'",
-			     argv[optind]);
-		rc = MF_EXIT_USAGE;
-	} else if ((rc = mf_iopt_finish(&io, "priority")) ==
-		   MF_EXIT_USAGE && (!o->conf || !o->jobs)) {
+	if ((rc = mf_iopt_finish(&io, "priority")) == MF_EXIT_USAGE &&
+	    (!o->conf || !o->jobs))
 		fputs(_usage, stderr);
-	}
-	if (rc)
-		goto out;
-	if ((!o->explain && !o->json) || o->weights) {
-		/* the plain table: streamed, for dumps of any size */
-		rc = _stream_table(&c, o, stdout);
-		if (!rc && fflush(stdout))
-			rc = MF_EXIT_INPUT;
-		goto out;
-	}
-	if ((rc = _load(&c, o)) || (rc = _compute(&c, o->now)))
-		goto out;
-	g_ptr_array_sort(c.rows, _by_job_id);
-	if (o->explain && o->json)
-		rc = mf_prun_explain_json(&c, o, stdout);
-	else if (o->explain)
-		rc = _explain(&c, o, stdout);
-	else if (o->json)
-		rc = mf_prun_print_json(&c, o, stdout);
-	else
-		_print_table(&c, o, stdout);
-	if (fflush(stdout))
-		rc = MF_EXIT_INPUT;
-	goto out;
-usage:
-	rc = MF_EXIT_USAGE;
+	if (!rc)
+		rc = _prio_run(&c, o);
 out:
-	_ctx_clear(&c);
+	mf_prun_clear(&c);
 	mf_iopt_clear(&io);
 	g_strfreev(o->sel_jobs);
 	g_strfreev(o->sel_users);
 	g_strfreev(o->sel_parts);
 	return rc;
-}
-
-int mf_prun_run(mf_prun_ctx_t *c, const mf_prun_opts_t *o)
-{
-	int rc;
-
-	_quiet = o->quiet;
-	if (!(rc = _load(c, o)) && !(rc = _compute(c, o->now)))
-		g_ptr_array_sort(c->rows, _by_job_id);
-	_quiet = false;
-	return rc;
-}
-
-void mf_prun_clear(mf_prun_ctx_t *c)
-{
-	_ctx_clear(c);
-	memset(c, 0, sizeof(*c));
-}
-
-int mf_prun_from_snapshot(const char *dir, mf_snapdir_t *snap,
-			  mf_prun_opts_t *o, bool now_set)
-{
-	return _from_snapshot(dir, snap, o, now_set);
-}
-
-int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-		      const mf_prun_job_t **job)
-{
-	return _explained(c, o, job);
-}
-
-const mf_prun_row_t *mf_prun_job_row(const mf_prun_ctx_t *c,
-				     const mf_prun_job_t *j)
-{
-	for (guint i = 0; i < c->rows->len; i++) {
-		const _row_t *row = c->rows->pdata[i];
-
-		if (row->job == j && row->r.partition == j->job.part)
-			return row;
-	}
-	return NULL;
 }

@@ -233,91 +233,105 @@ static void _neighbour(mf_json_t *j, const char *key,
 	mf_json_end_object(j);
 }
 
-int mf_prun_explain_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-			 FILE *out)
+/* The "job" object of JOB's explanation, at O's time.  Returns nothing. */
+static void _explain_job(mf_json_t *j, const mf_prun_opts_t *o,
+			 const mf_prun_job_t *job)
+{
+	const mf_prio_job_t *pj = &job->job;
+	const mf_job_line_t *l = job->line;
+
+	mf_json_begin_object(j, "job");
+	mf_json_uint(j, "job_id", pj->job_id);
+	mf_json_string(j, "user", l->user);
+	mf_json_string(j, "account", l->account);
+	mf_json_string(j, "qos", l->qos);
+	mf_json_string(j, "partition", pj->part ? pj->part->name : NULL);
+	mf_json_string(j, "state", l->state);
+	mf_json_int(j, "accrue_time", (int64_t)pj->accrue_time);
+	mf_json_int(j, "waited", pj->accrue_time && o->now > pj->accrue_time
+		    ? (int64_t)(o->now - pj->accrue_time) : 0);
+	mf_json_uint(j, "min_nodes", pj->min_nodes);
+	mf_json_uint(j, "cpus", pj->cpu_cnt);
+	mf_json_uint(j, "qos_priority", pj->qos_priority);
+	mf_json_uint(j, "assoc_priority", pj->assoc_priority);
+	mf_json_string(j, "fairshare_from", job->fs_note);
+	mf_json_uint(j, "current_priority", l->priority);
+	mf_json_end_object(j);
+}
+
+/* The "rows" array of JOB's factors, trackable resources included.
+ * Returns nothing. */
+static void _explain_rows(mf_json_t *j, const mf_prun_ctx_t *c,
+			  const mf_prun_job_t *job)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
-	const mf_prun_job_t *job = NULL;
-	const mf_prio_result_t *r;
-	const mf_prio_job_t *pj;
-	const mf_job_line_t *l;
-	GPtrArray *ranked;
-	mf_json_t j;
-	int rc;
+	const mf_prio_result_t *r = &job->base;
+	const mf_prio_job_t *pj = &job->job;
 
-	if ((rc = mf_prun_explained(c, o, &job)))
-		return rc;
-	r = &job->base;
-	pj = &job->job;
-	l = job->line;
-
-	mf_json_init(&j, out);
-	mf_json_begin_object(&j, NULL);
-	mf_json_string(&j, "command", "priority --explain");
-	mf_prun_json_settings(&j, "settings", c, o);
-	mf_json_begin_object(&j, "job");
-	mf_json_uint(&j, "job_id", pj->job_id);
-	mf_json_string(&j, "user", l->user);
-	mf_json_string(&j, "account", l->account);
-	mf_json_string(&j, "qos", l->qos);
-	mf_json_string(&j, "partition", pj->part ? pj->part->name : NULL);
-	mf_json_string(&j, "state", l->state);
-	mf_json_int(&j, "accrue_time", (int64_t)pj->accrue_time);
-	mf_json_int(&j, "waited", pj->accrue_time && o->now > pj->accrue_time
-		    ? (int64_t)(o->now - pj->accrue_time) : 0);
-	mf_json_uint(&j, "min_nodes", pj->min_nodes);
-	mf_json_uint(&j, "cpus", pj->cpu_cnt);
-	mf_json_uint(&j, "qos_priority", pj->qos_priority);
-	mf_json_uint(&j, "assoc_priority", pj->assoc_priority);
-	mf_json_string(&j, "fairshare_from", job->fs_note);
-	mf_json_uint(&j, "current_priority", l->priority);
-	mf_json_end_object(&j);
-
-	mf_json_begin_array(&j, "rows");
-	_factor(&j, "age", r->age, cfg->weight_age, r->w_age);
-	_factor(&j, "assoc", r->assoc, cfg->weight_assoc, r->w_assoc);
-	_factor(&j, "fairshare", r->fs, cfg->weight_fs, r->w_fs);
-	_factor(&j, "jobsize", r->js, cfg->weight_js, r->w_js);
-	_factor(&j, "partition", r->part, cfg->weight_part, r->w_part);
-	_factor(&j, "qos", r->qos, cfg->weight_qos, r->w_qos);
+	mf_json_begin_array(j, "rows");
+	_factor(j, "age", r->age, cfg->weight_age, r->w_age);
+	_factor(j, "assoc", r->assoc, cfg->weight_assoc, r->w_assoc);
+	_factor(j, "fairshare", r->fs, cfg->weight_fs, r->w_fs);
+	_factor(j, "jobsize", r->js, cfg->weight_js, r->w_js);
+	_factor(j, "partition", r->part, cfg->weight_part, r->w_part);
+	_factor(j, "qos", r->qos, cfg->weight_qos, r->w_qos);
 	for (uint32_t i = 0; i < r->tres_cnt; i++) {
 		char *name;
 
 		if (!pj->tres_cnt[i] && !r->tres[i])
 			continue;
 		name = g_strdup_printf("tres:%s", c->pc->tres->names[i]);
-		_factor(&j, name, r->tres[i],
+		_factor(j, name, r->tres[i],
 			cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
 			r->w_tres[i]);
 		g_free(name);
 	}
-	mf_json_end_array(&j);
-	mf_json_int(&j, "site", r->site);
-	mf_json_int(&j, "nice", r->nice);
-	mf_json_double(&j, "sum", r->sum);
-	mf_json_uint(&j, "job_priority", r->priority);
-	mf_json_bool(&j, "clamped", r->clamped);
+	mf_json_end_array(j);
+}
+
+/* JOB's site and nice, its sum and priority (INCR_ONLY's too), and its
+ * priority in each of its partitions.  Returns nothing. */
+static void _explain_total(mf_json_t *j, const mf_prun_ctx_t *c,
+			   const mf_prun_job_t *job)
+{
+	const mf_prio_config_t *cfg = &c->cfg;
+	const mf_prio_result_t *r = &job->base;
+	const mf_prio_job_t *pj = &job->job;
+
+	mf_json_int(j, "site", r->site);
+	mf_json_int(j, "nice", r->nice);
+	mf_json_double(j, "sum", r->sum);
+	mf_json_uint(j, "job_priority", r->priority);
+	mf_json_bool(j, "clamped", r->clamped);
 	if (cfg->flags & MF_FLAG_INCR_ONLY)
-		mf_json_uint(&j, "incr_only_keeps",
-			     mf_priority_incr_only(cfg->flags, l->priority,
+		mf_json_uint(j, "incr_only_keeps",
+			     mf_priority_incr_only(cfg->flags,
+						   job->line->priority,
 						   r->priority));
-	mf_json_begin_array(&j, "partitions");
+	mf_json_begin_array(j, "partitions");
 	for (uint32_t k = 0; k < pj->part_cnt; k++)
 		for (guint i = 0; i < c->rows->len; i++) {
 			const mf_prun_row_t *row = c->rows->pdata[i];
 
 			if (row->job != job || row->r.partition != pj->parts[k])
 				continue;
-			mf_json_begin_object(&j, NULL);
-			mf_json_string(&j, "name", pj->parts[k]->name);
-			mf_json_uint(&j, "tier", pj->parts[k]->priority_tier);
-			mf_json_uint(&j, "job_priority", row->r.priority);
-			mf_json_end_object(&j);
+			mf_json_begin_object(j, NULL);
+			mf_json_string(j, "name", pj->parts[k]->name);
+			mf_json_uint(j, "tier", pj->parts[k]->priority_tier);
+			mf_json_uint(j, "job_priority", row->r.priority);
+			mf_json_end_object(j);
 		}
-	mf_json_end_array(&j);
+	mf_json_end_array(j);
+}
 
-	/* ranked in its first partition's queue */
-	ranked = mf_prun_part_ranked(c, pj->part);
+/* JOB's rank in its first partition's queue and the other jobs just
+ * above and below it.  Returns nothing. */
+static void _explain_rank(mf_json_t *j, const mf_prun_ctx_t *c,
+			  const mf_prun_job_t *job)
+{
+	const mf_prio_job_t *pj = &job->job;
+	GPtrArray *ranked = mf_prun_part_ranked(c, pj->part);
+
 	for (guint i = 0; i < ranked->len; i++) {
 		const mf_prun_row_t *row = ranked->pdata[i];
 		const mf_prun_row_t *above = NULL, *below = NULL;
@@ -334,13 +348,32 @@ int mf_prun_explain_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 				below = ranked->pdata[k];
 				break;
 			}
-		mf_json_uint(&j, "rank", i + 1);
-		mf_json_uint(&j, "rows_ranked", ranked->len);
-		_neighbour(&j, "above", row, above, true);
-		_neighbour(&j, "below", row, below, false);
+		mf_json_uint(j, "rank", i + 1);
+		mf_json_uint(j, "rows_ranked", ranked->len);
+		_neighbour(j, "above", row, above, true);
+		_neighbour(j, "below", row, below, false);
 		break;
 	}
 	g_ptr_array_unref(ranked);
+}
+
+int mf_prun_explain_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
+			 FILE *out)
+{
+	const mf_prun_job_t *job = NULL;
+	mf_json_t j;
+	int rc;
+
+	if ((rc = mf_prun_explained(c, o, &job)))
+		return rc;
+	mf_json_init(&j, out);
+	mf_json_begin_object(&j, NULL);
+	mf_json_string(&j, "command", "priority --explain");
+	mf_prun_json_settings(&j, "settings", c, o);
+	_explain_job(&j, o, job);
+	_explain_rows(&j, c, job);
+	_explain_total(&j, c, job);
+	_explain_rank(&j, c, job);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
 	return MF_EXIT_OK;

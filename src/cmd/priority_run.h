@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * priority_run: the reading and computing half of `mfprio priority`
- * (priority_cmd.c), shared with its JSON output (priority_json.c) and with
- * `mfprio compare` (compare_cmd.c), so that every one of them reads the
- * same inputs the same way.
+ * priority_run: the reading and computing half of `mfprio priority`, in
+ * priority_run.c, below the command (priority_cmd.c), its JSON output
+ * (priority_json.c), the input options (input_opts.c) and `mfprio
+ * compare` (compare_cmd.c), so that every one of them reads the same
+ * inputs the same way; it calls none of them.
  *
  * Ownership: an mf_prun_ctx_t owns everything in it (mf_prun_clear());
  * the option strings are borrowed from the caller.
@@ -105,6 +106,59 @@ void mf_prun_clear(mf_prun_ctx_t *c);
  */
 int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 		      const mf_prun_job_t **job);
+
+/* mf_prun_build_job()'s return for a job left out (warned about) */
+#define MF_PRUN_BUILD_SKIP (-1)
+
+/*
+ * What mf_prun_build_job() found for the jobs before, by the strings
+ * jobs_input interned (one pointer for one text): a partition list's
+ * partitions in tier order, a TRES string's counts.  Only what warned of
+ * nothing is kept.  For one run over one conf.
+ */
+typedef struct {
+	GHashTable *parts;           /* list -> its partitions in tier order */
+	GHashTable *tres;            /* TRES string -> uint64_t[cnt] */
+} mf_prun_bcache_t;
+
+/* Print "mfprio: warning: " and FMT's message to stderr, unless the run
+ * under way is quiet (mf_prun_opts_t.quiet).  Returns nothing. */
+void mf_prun_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Free what job J holds (not J).  Returns nothing. */
+void mf_prun_job_clear(mf_prun_job_t *j);
+
+/* Read every input O names into C, the jobs file too if WITH_JOBS.
+ * Returns an exit status (MF_EXIT_OK to go on; errors reported). */
+int mf_prun_load_inputs(mf_prun_ctx_t *c, const mf_prun_opts_t *o,
+			bool with_jobs);
+
+/* Whether sprio lists the job of line L at NOW (pending, eligible, not
+ * held).  Returns true if it does. */
+bool mf_prun_listed(const mf_prun_ctx_t *c, const mf_job_line_t *l,
+		    time_t now);
+
+/* Set up, and free, the cache BC of one run's mf_prun_build_job(). */
+void mf_prun_bcache_init(mf_prun_bcache_t *bc);
+void mf_prun_bcache_clear(mf_prun_bcache_t *bc);
+
+/* Fill J's core inputs from its line at NOW (BC: what jobs before found,
+ * or NULL).  Returns an exit status, or MF_PRUN_BUILD_SKIP for a job none
+ * of whose partitions the conf has (warned about). */
+int mf_prun_build_job(mf_prun_ctx_t *c, mf_prun_job_t *j, time_t now,
+		      mf_prun_bcache_t *bc);
+
+/* sprio's PRIORITY column for R: its own sum of the weighted figures, at
+ * least 1, not capped at 32 bits.  Returns it. */
+double mf_prun_sprio_sum(const mf_prio_result_t *r);
+
+/* The scheduler's order of rows X and Y: partition PriorityTier (highest
+ * first), then priority, then job id.  Returns <0, 0 or >0. */
+int mf_prun_queue_cmp(const mf_prun_row_t *x, const mf_prun_row_t *y);
+
+/* Whether J has several partitions (j->job.parts set).  Returns true if
+ * it has. */
+bool mf_prun_job_parts(const mf_prun_job_t *j);
 
 /* The rows of partition PART, highest priority first, then by job id
  * (the partition's queue); a new array of borrowed rows. */

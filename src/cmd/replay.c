@@ -662,62 +662,59 @@ static void _priorities(_run_t *s, time_t now, time_t next)
 	}
 }
 
-long mf_replay_run(const mf_replay_t *r, mf_replay_out_t *out,
-		   mf_error_t *errp)
+/* S's index of each association of the run into the tree's order (and,
+ * for Fair Tree, its fast path set up), after checking that every job's
+ * association is one of the run's.  Returns 0, or -1 with ERRP set (S
+ * left with nothing to free). */
+static int _run_index(_run_t *s, mf_error_t *errp)
 {
-	const mf_replay_conf_t *c = r->conf;
-	GHashTable *pos;
-	_run_t s = { .r = r, .out = out };
-	time_t now, prev = 0, last_reset, boundary;
-	double d;
-	long ticks = 0;
-	guint n;
+	const mf_replay_t *r = s->r;
+	guint n = r->tree->order->len;
+	GHashTable *pos = g_hash_table_new(g_direct_hash, g_direct_equal);
 
-	if (!c->calc_period)
-		return mf_errprintf(errp, "replay: a calc period of 0");
-	if (r->last < r->first)
-		return mf_errprintf(errp, "replay: the period ends before it "
-				    "starts");
-	if ((int64_t)r->last - (int64_t)r->first >= (int64_t)UINT32_MAX)
-		return mf_errprintf(errp, "replay: a period of over 136 years");
-	n = r->tree->order->len;
-	pos = g_hash_table_new(g_direct_hash, g_direct_equal);
 	for (guint i = 0; i < n; i++)
 		g_hash_table_insert(pos, r->tree->order->pdata[i],
 				    GUINT_TO_POINTER(i + 1));
-	s.aidx = g_new(uint32_t, r->assoc_cnt ? r->assoc_cnt : 1);
+	s->aidx = g_new(uint32_t, r->assoc_cnt ? r->assoc_cnt : 1);
 	for (uint32_t i = 0; i < r->assoc_cnt; i++) {
 		guint p = GPOINTER_TO_UINT(g_hash_table_lookup(pos,
 							       r->assoc[i]));
 
 		if (!p) {
 			g_hash_table_destroy(pos);
-			g_free(s.aidx);
+			g_free(s->aidx);
 			return mf_errprintf(errp, "replay: association %u is "
 					    "not in the tree", i);
 		}
-		s.aidx[i] = p - 1;
+		s->aidx[i] = p - 1;
 	}
-	if (c->fs.algo == MF_FS_FAIR_TREE)
-		_ft_init(&s.ft, r->tree, pos);
+	if (r->conf->fs.algo == MF_FS_FAIR_TREE)
+		_ft_init(&s->ft, r->tree, pos);
 	g_hash_table_destroy(pos);
 	for (size_t i = 0; i < r->job_cnt; i++)
 		if (r->jobs[i].assoc >= r->assoc_cnt) {
-			_ft_free(&s.ft);
-			g_free(s.aidx);
+			_ft_free(&s->ft);
+			g_free(s->aidx);
 			return mf_errprintf(errp, "replay: job %u: association "
 					    "index %u out of range",
 					    r->jobs[i].job_id,
 					    r->jobs[i].assoc);
 		}
-	memset(out, 0, r->job_cnt * sizeof(*out));
-	s.own = g_new0(long double, n);
-	s.rate = g_new0(long double, n);
-	s.running = g_new0(uint32_t, n);
-	s.pending = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	_events(&s);
+	return 0;
+}
 
-	d = mf_decay_factor(c->half_life);
+/* Run the ticks of S from the period's first to its last: usage, decay
+ * and resets, the pending jobs' priorities where one starts, fair share
+ * where read, the samples.  Returns the number of ticks. */
+static long _run_ticks(_run_t *s)
+{
+	const mf_replay_t *r = s->r;
+	const mf_replay_conf_t *c = r->conf;
+	guint n = r->tree->order->len;
+	time_t now, prev = 0, last_reset, boundary;
+	double d = mf_decay_factor(c->half_life);
+	long ticks = 0;
+
 	last_reset = c->last_reset ? c->last_reset : r->first;
 	for (now = r->first; now <= r->last; now += c->calc_period) {
 		bool last = now + c->calc_period > r->last;
@@ -726,40 +723,73 @@ long mf_replay_run(const mf_replay_t *r, mf_replay_out_t *out,
 		size_t starting;
 
 		if (!ticks) {
-			_first_tick(&s, now);
+			_first_tick(s, now);
 		} else {
 			if (mf_reset_due(c->reset, last_reset, now,
 					 &boundary)) {
-				memset(s.own, 0, n * sizeof(*s.own));
+				memset(s->own, 0, n * sizeof(*s->own));
 				last_reset = boundary;
 			}
-			_usage(&s, prev, now, d,
+			_usage(s, prev, now, d,
 			       mf_decay_over(d, difftime(now, prev)));
 		}
 		/* fair-share only when something reads it: the tree's usage
 		 * is not made of it */
-		starting = _pending(&s, now, now + c->calc_period);
+		starting = _pending(s, now, now + c->calc_period);
 		if ((starting || sample) &&
-		    (sample || !s.reset_done || !s.ft.on ||
-		     !_ft_tick(&s.ft, s.own)))
-			_fairshare(&s);
+		    (sample || !s->reset_done || !s->ft.on ||
+		     !_ft_tick(&s->ft, s->own)))
+			_fairshare(s);
 		if (starting)
-			_priorities(&s, now, now + c->calc_period);
+			_priorities(s, now, now + c->calc_period);
 		if (sample && r->on_tick)
 			r->on_tick(now, (uint32_t)ticks, r->tree, r->arg);
 		prev = now;
 		ticks++;
 	}
+	return ticks;
+}
 
-	_ft_free(&s.ft);
-	g_free(s.aidx);
-	g_free(s.own);
-	g_free(s.rate);
-	g_free(s.running);
-	g_free(s.starts);
-	g_free(s.ends);
-	g_free(s.elig);
-	g_free(s.ranked);
-	g_array_free(s.pending, TRUE);
+/* Free what the run S holds.  Returns nothing. */
+static void _run_free(_run_t *s)
+{
+	_ft_free(&s->ft);
+	g_free(s->aidx);
+	g_free(s->own);
+	g_free(s->rate);
+	g_free(s->running);
+	g_free(s->starts);
+	g_free(s->ends);
+	g_free(s->elig);
+	g_free(s->ranked);
+	g_array_free(s->pending, TRUE);
+}
+
+long mf_replay_run(const mf_replay_t *r, mf_replay_out_t *out,
+		   mf_error_t *errp)
+{
+	const mf_replay_conf_t *c = r->conf;
+	_run_t s = { .r = r, .out = out };
+	guint n;
+	long ticks;
+
+	if (!c->calc_period)
+		return mf_errprintf(errp, "replay: a calc period of 0");
+	if (r->last < r->first)
+		return mf_errprintf(errp, "replay: the period ends before it "
+				    "starts");
+	if ((int64_t)r->last - (int64_t)r->first >= (int64_t)UINT32_MAX)
+		return mf_errprintf(errp, "replay: a period of over 136 years");
+	if (_run_index(&s, errp))
+		return -1;
+	n = r->tree->order->len;
+	memset(out, 0, r->job_cnt * sizeof(*out));
+	s.own = g_new0(long double, n);
+	s.rate = g_new0(long double, n);
+	s.running = g_new0(uint32_t, n);
+	s.pending = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	_events(&s);
+	ticks = _run_ticks(&s);
+	_run_free(&s);
 	return ticks;
 }

@@ -676,11 +676,128 @@ static void _json_side(mf_json_t *j, const char *key, const _side_t *s)
 	mf_json_end_object(j);
 }
 
+/* The "series" array: for each user SEL selects, the fair-share factor
+ * before and after at each sample.  Returns nothing. */
+static void _json_series(mf_json_t *j, const _ctx_t *c, const bool *sel)
+{
+	guint n = c->users->len;
+
+	mf_json_begin_array(j, "series");
+	for (guint u = 0; u < n; u++) {
+		const mf_assoc_t *a = _user(c, 0, u);
+		guint cur = 0;
+
+		if (!sel[u])
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "account", a->acct);
+		mf_json_string(j, "user", a->user);
+		mf_json_begin_array(j, "time");
+		for (guint k = 0; k < c->s[0].times->len; k++)
+			mf_json_int(j, NULL, (int64_t)g_array_index(
+				c->s[0].times, time_t, k));
+		mf_json_end_array(j);
+		for (int side = 0; side < 2; side++) {
+			mf_json_begin_array(j, side ? "fs_after" :
+					    "fs_before");
+			cur = 0;
+			for (guint k = 0; k < c->s[0].times->len; k++) {
+				guint kk = side ? _after_sample(c, k, &cur) : k;
+
+				mf_json_double(j, NULL, (double)_fs_at(
+					&c->s[side], n, kk, u));
+			}
+			mf_json_end_array(j);
+		}
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The "final" array: every association's usage and fair-share factor
+ * at the end, before and after.  Returns nothing. */
+static void _json_final(mf_json_t *j, const _ctx_t *c)
+{
+	mf_json_begin_array(j, "final");
+	for (guint i = 0; i < c->s[0].tree->order->len; i++) {
+		mf_json_begin_object(j, NULL);
+		for (int side = 0; side < 2; side++) {
+			const mf_assoc_t *a = c->s[side].tree->order->pdata[i];
+			double f = a->user ?
+				   mf_replay_job_fs(a, &c->s[side].rc.fs) :
+				   a->fs_factor;
+
+			if (!side) {
+				mf_json_string(j, "account", a->acct);
+				mf_json_string(j, "user", a->user);
+			}
+			mf_json_double(j, side ? "usage_after" :
+				       "usage_before", (double)a->usage_raw);
+			mf_json_double(j, side ? "fs_after" : "fs_before", f);
+		}
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The "jobs" array: each job ranked on either side, with its priority
+ * and rank before and after.  Returns nothing. */
+static void _json_jobs(mf_json_t *j, const _ctx_t *c)
+{
+	mf_json_begin_array(j, "jobs");
+	for (guint i = 0; i < c->h->jobs->len; i++) {
+		const mf_replay_job_t *jb = &g_array_index(c->h->jobs,
+							   mf_replay_job_t, i);
+		const mf_replay_out_t *b = &c->s[0].out[i], *a = &c->s[1].out[i];
+
+		if (!b->rank && !a->rank)
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_uint(j, "job_id", jb->job_id);
+		mf_json_string(j, "account", _acct_of(c, jb));
+		mf_json_string(j, "user", _user_of(c, jb));
+		mf_json_int(j, "start", jb->start);
+		mf_json_uint(j, "pending", b->pending);
+		mf_json_uint(j, "priority_before", b->priority);
+		mf_json_uint(j, "rank_before", b->rank);
+		mf_json_uint(j, "priority_after", a->priority);
+		mf_json_uint(j, "rank_after", a->rank);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The "users" array: each user's jobs, mean ranks and how many jobs
+ * moved ahead or behind.  Returns nothing. */
+static void _json_users(mf_json_t *j, const _ctx_t *c)
+{
+	_usum_t *sum = _user_sums(c);
+
+	mf_json_begin_array(j, "users");
+	for (guint i = 0; i < c->h->acct->len; i++) {
+		const _usum_t *u = &sum[i];
+
+		if (!u->jobs)
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "account", c->h->acct->pdata[i]);
+		mf_json_string(j, "user", c->h->user->pdata[i]);
+		mf_json_uint(j, "jobs", u->jobs);
+		mf_json_double(j, "mean_rank_before", u->rank[0] / u->jobs);
+		mf_json_double(j, "mean_rank_after", u->rank[1] / u->jobs);
+		mf_json_uint(j, "ahead", u->ahead);
+		mf_json_uint(j, "behind", u->behind);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+	g_free(sum);
+}
+
+/* The replay C of FROM to TO as JSON, the series of the users SEL
+ * selects.  Returns nothing. */
 static void _json(const _ctx_t *c, const bool *sel, time_t from, time_t to,
 		  FILE *out)
 {
-	guint n = c->users->len;
-	_usum_t *sum = _user_sums(c);
 	mf_json_t j;
 
 	mf_json_init(&j, out);
@@ -692,100 +809,12 @@ static void _json(const _ctx_t *c, const bool *sel, time_t from, time_t to,
 	_json_side(&j, "before", &c->s[0]);
 	_json_side(&j, "after", &c->s[1]);
 
-	mf_json_begin_array(&j, "series");
-	for (guint u = 0; u < n; u++) {
-		const mf_assoc_t *a = _user(c, 0, u);
-		guint cur = 0;
-
-		if (!sel[u])
-			continue;
-		mf_json_begin_object(&j, NULL);
-		mf_json_string(&j, "account", a->acct);
-		mf_json_string(&j, "user", a->user);
-		mf_json_begin_array(&j, "time");
-		for (guint k = 0; k < c->s[0].times->len; k++)
-			mf_json_int(&j, NULL, (int64_t)g_array_index(
-				c->s[0].times, time_t, k));
-		mf_json_end_array(&j);
-		for (int side = 0; side < 2; side++) {
-			mf_json_begin_array(&j, side ? "fs_after" :
-					    "fs_before");
-			cur = 0;
-			for (guint k = 0; k < c->s[0].times->len; k++) {
-				guint kk = side ? _after_sample(c, k, &cur) : k;
-
-				mf_json_double(&j, NULL, (double)_fs_at(
-					&c->s[side], n, kk, u));
-			}
-			mf_json_end_array(&j);
-		}
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-
-	mf_json_begin_array(&j, "final");
-	for (guint i = 0; i < c->s[0].tree->order->len; i++) {
-		mf_json_begin_object(&j, NULL);
-		for (int side = 0; side < 2; side++) {
-			const mf_assoc_t *a = c->s[side].tree->order->pdata[i];
-			double f = a->user ?
-				   mf_replay_job_fs(a, &c->s[side].rc.fs) :
-				   a->fs_factor;
-
-			if (!side) {
-				mf_json_string(&j, "account", a->acct);
-				mf_json_string(&j, "user", a->user);
-			}
-			mf_json_double(&j, side ? "usage_after" :
-				       "usage_before", (double)a->usage_raw);
-			mf_json_double(&j, side ? "fs_after" : "fs_before", f);
-		}
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-
-	mf_json_begin_array(&j, "jobs");
-	for (guint i = 0; i < c->h->jobs->len; i++) {
-		const mf_replay_job_t *jb = &g_array_index(c->h->jobs,
-							   mf_replay_job_t, i);
-		const mf_replay_out_t *b = &c->s[0].out[i], *a = &c->s[1].out[i];
-
-		if (!b->rank && !a->rank)
-			continue;
-		mf_json_begin_object(&j, NULL);
-		mf_json_uint(&j, "job_id", jb->job_id);
-		mf_json_string(&j, "account", _acct_of(c, jb));
-		mf_json_string(&j, "user", _user_of(c, jb));
-		mf_json_int(&j, "start", jb->start);
-		mf_json_uint(&j, "pending", b->pending);
-		mf_json_uint(&j, "priority_before", b->priority);
-		mf_json_uint(&j, "rank_before", b->rank);
-		mf_json_uint(&j, "priority_after", a->priority);
-		mf_json_uint(&j, "rank_after", a->rank);
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-
-	mf_json_begin_array(&j, "users");
-	for (guint i = 0; i < c->h->acct->len; i++) {
-		const _usum_t *u = &sum[i];
-
-		if (!u->jobs)
-			continue;
-		mf_json_begin_object(&j, NULL);
-		mf_json_string(&j, "account", c->h->acct->pdata[i]);
-		mf_json_string(&j, "user", c->h->user->pdata[i]);
-		mf_json_uint(&j, "jobs", u->jobs);
-		mf_json_double(&j, "mean_rank_before", u->rank[0] / u->jobs);
-		mf_json_double(&j, "mean_rank_after", u->rank[1] / u->jobs);
-		mf_json_uint(&j, "ahead", u->ahead);
-		mf_json_uint(&j, "behind", u->behind);
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
+	_json_series(&j, c, sel);
+	_json_final(&j, c);
+	_json_jobs(&j, c);
+	_json_users(&j, c);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
-	g_free(sum);
 }
 
 /* TEXT with XML's special characters escaped. */
@@ -809,25 +838,14 @@ static void _xml_text(FILE *out, const char *text)
 #define SVG_T 40.0
 #define SVG_B 50.0
 
-static int _svg(const _ctx_t *c, const bool *sel, const char *path)
+/* The SVG's opening, its axes and the first and last sample times T0 at
+ * their ends.  Returns nothing. */
+static void _svg_axes(FILE *out, const GArray *t0)
 {
-	static const char *const colors[] = {
-		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
-	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	const GArray *t0 = c->s[0].times;
-	guint n = c->users->len, ns = t0->len;
-	double tmin, tspan, pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T -
-		SVG_B;
+	guint ns = t0->len;
+	double pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T - SVG_B;
 	char tb[32];
-	int shown = 0;
 
-	if (!out) {
-		mf_cmd_error("--svg %s: cannot write it", path);
-		return MF_EXIT_INPUT;
-	}
-	tmin = ns ? (double)g_array_index(t0, time_t, 0) : 0;
-	tspan = ns > 1 ? (double)g_array_index(t0, time_t, ns - 1) - tmin : 1;
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		"height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
@@ -844,43 +862,74 @@ static int _svg(const _ctx_t *c, const bool *sel, const char *path)
 			"%.2f</text>\n", SVG_L - 6, SVG_T + ph - ph * y / 4 + 4,
 			y / 4.0);
 	if (ns) {
-		_time_str((time_t)tmin, tb, sizeof(tb));
+		_time_str(g_array_index(t0, time_t, 0), tb, sizeof(tb));
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", SVG_L,
 			SVG_T + ph + 20, tb);
 		_time_str(g_array_index(t0, time_t, ns - 1), tb, sizeof(tb));
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
 			"%s</text>\n", SVG_L + pw, SVG_T + ph + 20, tb);
 	}
-	for (guint u = 0; u < n; u++) {
-		const mf_assoc_t *a = _user(c, 0, u);
-		const char *col = colors[shown % 10];
+}
 
+/* The lines of user U's fair-share factor before (dashed) and after, in
+ * colour COL, and its name as the SHOWN-th in the key.  Returns
+ * nothing. */
+static void _svg_user(FILE *out, const _ctx_t *c, guint u, const char *col,
+		      int shown)
+{
+	const GArray *t0 = c->s[0].times;
+	const mf_assoc_t *a = _user(c, 0, u);
+	guint n = c->users->len, ns = t0->len;
+	double pw = SVG_W - SVG_L - SVG_R, ph = SVG_H - SVG_T - SVG_B;
+	double tmin = ns ? (double)g_array_index(t0, time_t, 0) : 0;
+	double tspan = ns > 1 ?
+		       (double)g_array_index(t0, time_t, ns - 1) - tmin : 1;
+
+	for (int side = 0; side < 2; side++) {
+		guint cur = 0;
+
+		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"1.5\"%s points=\"", col,
+			side ? "" : " stroke-dasharray=\"5,3\"");
+		for (guint k = 0; k < ns; k++) {
+			guint kk = side ? _after_sample(c, k, &cur) : k;
+			double x = SVG_L + pw *
+				((double)g_array_index(t0, time_t, k) -
+				 tmin) / tspan;
+			double y = SVG_T + ph - ph *
+				(double)_fs_at(&c->s[side], n, kk, u);
+
+			fprintf(out, "%.1f,%.1f ", x, y);
+		}
+		fprintf(out, "\"/>\n");
+	}
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">", SVG_L +
+		pw + 10, SVG_T + 16.0 * shown + 10, col);
+	_xml_text(out, a->acct);
+	fputc('/', out);
+	_xml_text(out, a->user);
+	fprintf(out, "</text>\n");
+}
+
+/* The fair-share factors of the users SEL selects over time, before and
+ * after, as SVG to PATH ("-": stdout).  Returns an exit status. */
+static int _svg(const _ctx_t *c, const bool *sel, const char *path)
+{
+	static const char *const colors[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
+	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int shown = 0;
+
+	if (!out) {
+		mf_cmd_error("--svg %s: cannot write it", path);
+		return MF_EXIT_INPUT;
+	}
+	_svg_axes(out, c->s[0].times);
+	for (guint u = 0; u < c->users->len; u++) {
 		if (!sel[u])
 			continue;
-		for (int side = 0; side < 2; side++) {
-			guint cur = 0;
-
-			fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" "
-				"stroke-width=\"1.5\"%s points=\"", col,
-				side ? "" : " stroke-dasharray=\"5,3\"");
-			for (guint k = 0; k < ns; k++) {
-				guint kk = side ? _after_sample(c, k, &cur) : k;
-				double x = SVG_L + pw *
-					((double)g_array_index(t0, time_t, k) -
-					 tmin) / tspan;
-				double y = SVG_T + ph - ph *
-					(double)_fs_at(&c->s[side], n, kk, u);
-
-				fprintf(out, "%.1f,%.1f ", x, y);
-			}
-			fprintf(out, "\"/>\n");
-		}
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">", SVG_L +
-			pw + 10, SVG_T + 16.0 * shown + 10, col);
-		_xml_text(out, a->acct);
-		fputc('/', out);
-		_xml_text(out, a->user);
-		fprintf(out, "</text>\n");
+		_svg_user(out, c, u, colors[shown % 10], shown);
 		shown++;
 	}
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n"
@@ -988,6 +1037,93 @@ typedef struct {
 	bool json;
 } _opts_t;
 
+/* A change of the "after" side's settings, option OPT with ARG, into O
+ * (--set, --flags and --damp as the LINE-th setting).  Returns 0, or -1
+ * for a bad value (reported). */
+static int _parse_change(_opts_t *o, int opt, const char *arg, int *line)
+{
+	mf_error_t e;
+	char *end;
+	long v;
+	uint32_t flags;
+
+	switch (opt) {
+	case OPT_SET:
+		if (mf_conf_set_arg(o->sets, arg, "--set", ++*line, &e)) {
+			mf_cmd_error("%s", e.text);
+			return -1;
+		}
+		return 0;
+	case OPT_FLAGS:
+		if (mf_priority_flags_parse(arg, &flags, &e)) {
+			mf_cmd_error("--flags: %s", e.text);
+			return -1;
+		}
+		mf_conf_set(o->sets, "PriorityFlags", arg, "--flags", ++*line);
+		return 0;
+	case OPT_DAMP:
+		if (!g_ascii_isdigit(*arg) ||
+		    (v = strtol(arg, &end, 10), *end) || v < 1 ||
+		    v > 65535) {
+			mf_cmd_error("--damp '%s': not a whole number "
+				     "from 1 to 65535", arg);
+			return -1;
+		}
+		mf_conf_set(o->sets, "FairShareDampeningFactor", arg,
+			    "--damp", ++*line);
+		return 0;
+	case OPT_AT_END:
+		if (strchr("yY1", *arg) && *arg)
+			o->at_end = 1;
+		else if (strchr("nN0", *arg) && *arg)
+			o->at_end = 0;
+		else {
+			mf_cmd_error("--charge-at-end '%s': y or n", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* An option of the output, OPT with ARG, into O: --table, --top or
+ * --every.  Returns 0, or -1 for a bad value (reported). */
+static int _parse_output(_opts_t *o, int opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	switch (opt) {
+	case OPT_TABLE:
+		if (strcmp(arg, "series") && strcmp(arg, "final") &&
+		    strcmp(arg, "jobs") && strcmp(arg, "users")) {
+			mf_cmd_error("--table '%s': series, final, jobs "
+				     "or users", arg);
+			return -1;
+		}
+		o->table = arg;
+		return 0;
+	case OPT_TOP:
+	case OPT_EVERY:
+		if (!g_ascii_isdigit(*arg) ||
+		    (v = strtol(arg, &end, 10), *end) || v < 1 ||
+		    v > 1000000) {
+			mf_cmd_error("--%s '%s': not a whole number "
+				     "from 1 to 1000000", opt == OPT_TOP ?
+				     "top" : "every", arg);
+			return -1;
+		}
+		if (opt == OPT_TOP)
+			o->top = (int)v;
+		else
+			o->every = (uint32_t)v;
+		return 0;
+	}
+	return 0;
+}
+
+/* Read the options of ARGV into O.  Returns an exit status, or -1
+ * after --help. */
 static int _parse(_opts_t *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1013,10 +1149,6 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, line = 0;
-	mf_error_t e;
-	char *end;
-	long v;
-	uint32_t flags;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1029,70 +1161,22 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		case OPT_FROM: o->from = optarg; break;
 		case OPT_TO: o->to = optarg; break;
 		case OPT_SET:
-			if (mf_conf_set_arg(o->sets, optarg, "--set", ++line,
-					    &e)) {
-				mf_cmd_error("%s", e.text);
-				return MF_EXIT_USAGE;
-			}
-			break;
 		case OPT_FLAGS:
-			if (mf_priority_flags_parse(optarg, &flags, &e)) {
-				mf_cmd_error("--flags: %s", e.text);
-				return MF_EXIT_USAGE;
-			}
-			mf_conf_set(o->sets, "PriorityFlags", optarg, "--flags",
-				    ++line);
-			break;
 		case OPT_DAMP:
-			if (!g_ascii_isdigit(*optarg) ||
-			    (v = strtol(optarg, &end, 10), *end) || v < 1 ||
-			    v > 65535) {
-				mf_cmd_error("--damp '%s': not a whole number "
-					     "from 1 to 65535", optarg);
+		case OPT_AT_END:
+			if (_parse_change(o, ch, optarg, &line))
 				return MF_EXIT_USAGE;
-			}
-			mf_conf_set(o->sets, "FairShareDampeningFactor", optarg,
-				    "--damp", ++line);
 			break;
 		case OPT_SHARE: g_ptr_array_add(o->shares, optarg); break;
-		case OPT_AT_END:
-			if (strchr("yY1", *optarg) && *optarg)
-				o->at_end = 1;
-			else if (strchr("nN0", *optarg) && *optarg)
-				o->at_end = 0;
-			else {
-				mf_cmd_error("--charge-at-end '%s': y or n",
-					     optarg);
-				return MF_EXIT_USAGE;
-			}
-			break;
 		case OPT_TABLE:
-			if (strcmp(optarg, "series") && strcmp(optarg, "final") &&
-			    strcmp(optarg, "jobs") && strcmp(optarg, "users")) {
-				mf_cmd_error("--table '%s': series, final, jobs "
-					     "or users", optarg);
+		case OPT_TOP:
+		case OPT_EVERY:
+			if (_parse_output(o, ch, optarg))
 				return MF_EXIT_USAGE;
-			}
-			o->table = optarg;
 			break;
 		case OPT_JSON: o->json = true; break;
 		case OPT_SVG: o->svg = optarg; break;
 		case OPT_SHOW: o->show = optarg; break;
-		case OPT_TOP:
-		case OPT_EVERY:
-			if (!g_ascii_isdigit(*optarg) ||
-			    (v = strtol(optarg, &end, 10), *end) || v < 1 ||
-			    v > 1000000) {
-				mf_cmd_error("--%s '%s': not a whole number "
-					     "from 1 to 1000000", ch == OPT_TOP ?
-					     "top" : "every", optarg);
-				return MF_EXIT_USAGE;
-			}
-			if (ch == OPT_TOP)
-				o->top = (int)v;
-			else
-				o->every = (uint32_t)v;
-			break;
 		case 'h':
 			fputs(_usage, stdout);
 			return -1;
@@ -1110,85 +1194,100 @@ static int _parse(_opts_t *o, int argc, char **argv)
 	return MF_EXIT_OK;
 }
 
-static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
+/* O's input files: the snapshot SNAP's where options name none.  Returns
+ * an exit status (errors reported). */
+static int _replay_inputs(_opts_t *o, mf_snapdir_t *snap)
 {
-	mf_snapdir_t snap = { 0 };
-	GHashTable *qos = NULL;
-	char *cluster = o->cluster ? g_strdup(o->cluster) : NULL;
-	time_t from, to;
 	mf_error_t e;
-	int rc = MF_EXIT_OK;
-	bool *sel = NULL;
-	char **show = NULL;
-	FILE *out = stdout;
 
 	if (o->snapshot) {
-		if (mf_snapdir_open(o->snapshot, &snap, &e)) {
+		if (mf_snapdir_open(o->snapshot, snap, &e)) {
 			mf_cmd_error("%s", e.text);
-			rc = MF_EXIT_INPUT;
-			goto done;
+			return MF_EXIT_INPUT;
 		}
 		if (!o->conf)
-			o->conf = snap.conf;
+			o->conf = snap->conf;
 		if (!o->assoc)
-			o->assoc = snap.assoc;
+			o->assoc = snap->assoc;
 		if (!o->qos)
-			o->qos = snap.qos;
+			o->qos = snap->qos;
 	}
 	if (!o->conf || !o->assoc) {
 		mf_cmd_error("replay: --conf FILE and --assoc FILE are required%s",
 			     o->snapshot ? " (the snapshot lacks one)" :
 			     " (or --snapshot DIR)");
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
+	return MF_EXIT_OK;
+}
+
+/* The settings and trees of both sides of C, the QOS priorities (in
+ * *QOS, NULL without --qos) and the history HIST.  *CLUSTER may be set
+ * from slurm.conf.  Returns an exit status (errors reported). */
+static int _replay_load(_ctx_t *c, _opts_t *o, const char *hist,
+			char **cluster, GHashTable **qos)
+{
+	mf_error_t e;
+	int rc;
+
 	if ((rc = _settings(&c->s[0], o->conf, NULL, o->at_end, false,
-			    &cluster)) ||
+			    cluster)) ||
 	    (rc = _settings(&c->s[1], o->conf, o->sets, o->at_end, true,
 			    NULL)))
-		goto done;
+		return rc;
 	for (int side = 0; side < 2; side++) {
 		if (!(c->s[side].tree = mf_snapshot_load_cluster(o->assoc, NULL,
-								 cluster,
+								 *cluster,
 								 &e))) {
 			mf_cmd_error("%s", e.text);
-			rc = MF_EXIT_INPUT;
-			goto done;
+			return MF_EXIT_INPUT;
 		}
 	}
 	for (guint i = 0; i < o->shares->len; i++)
-		if (_share(c->s[1].tree, o->shares->pdata[i])) {
-			rc = MF_EXIT_USAGE;
-			goto done;
-		}
-	if (o->qos && !(qos = mf_qos_load(o->qos, &e))) {
+		if (_share(c->s[1].tree, o->shares->pdata[i]))
+			return MF_EXIT_USAGE;
+	if (o->qos && !(*qos = mf_qos_load(o->qos, &e))) {
 		mf_cmd_error("%s", e.text);
-		rc = MF_EXIT_INPUT;
-		goto done;
+		return MF_EXIT_INPUT;
 	}
 	if (!(c->h = mf_sacct_load(hist, &e))) {
 		mf_cmd_error("%s", e.text);
-		rc = MF_EXIT_INPUT;
-		goto done;
+		return MF_EXIT_INPUT;
 	}
-	_period(c->h, &from, &to);
-	if (o->from && mf_time_point(o->from, time(NULL), &from, &e)) {
+	return MF_EXIT_OK;
+}
+
+/* The period replayed, in *FROM and *TO: the history's unless --from or
+ * --to say.  Returns an exit status (errors reported). */
+static int _replay_period(_ctx_t *c, const _opts_t *o, time_t *from,
+			  time_t *to)
+{
+	mf_error_t e;
+
+	_period(c->h, from, to);
+	if (o->from && mf_time_point(o->from, time(NULL), from, &e)) {
 		mf_cmd_error("--from %s", e.text);
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
-	if (o->to && mf_time_point(o->to, time(NULL), &to, &e)) {
+	if (o->to && mf_time_point(o->to, time(NULL), to, &e)) {
 		mf_cmd_error("--to %s", e.text);
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
-	if (to < from) {
+	if (*to < *from) {
 		mf_cmd_error("replay: the period ends (--to) before it starts "
 			     "(--from)");
-		rc = MF_EXIT_USAGE;
-		goto done;
+		return MF_EXIT_USAGE;
 	}
-	_clip_notes(c->h, from, to);
+	_clip_notes(c->h, *from, *to);
+	return MF_EXIT_OK;
+}
+
+/* Ready both sides of C to replay FROM to TO: the user associations, the
+ * highest QOS priority of QOS (may be NULL), the maps from the history
+ * into each tree.  Returns nothing. */
+static void _replay_prepare(_ctx_t *c, const _opts_t *o, GHashTable *qos,
+			    time_t from, time_t to)
+{
 	c->users = g_ptr_array_new();
 	for (guint i = 0; i < c->s[0].tree->order->len; i++)
 		if (((mf_assoc_t *)c->s[0].tree->order->pdata[i])->user)
@@ -1210,19 +1309,18 @@ static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
 		_map_parts_qos(s, c->h, qos);
 		_prepare(c, s, from, to, o->every);
 	}
-	{
-		/* "after" in a thread of its own, "before" in this one */
-		GThread *t = g_thread_new("replay-after", _run, &c->s[1]);
+}
 
-		(void)_run(&c->s[0]);
-		g_thread_join(t);
-	}
-	if ((rc = c->s[0].status) || (rc = c->s[1].status))
-		goto done;
+/* Write what O asks of the replay C of HIST (FROM to TO): the SVG, the
+ * JSON or a CSV table.  Returns an exit status. */
+static int _replay_output(_ctx_t *c, const _opts_t *o, const char *hist,
+			  time_t from, time_t to)
+{
+	char **show = o->show ? g_strsplit(o->show, ",", -1) : NULL;
+	bool *sel = _selected(c, show, o->top > 0 ? o->top : -1);
+	FILE *out = stdout;
+	int rc = MF_EXIT_OK;
 
-	if (o->show)
-		show = g_strsplit(o->show, ",", -1);
-	sel = _selected(c, show, o->top > 0 ? o->top : -1);
 	if (o->svg) {
 		bool *svg_sel = show || o->top > 0 ? sel :
 				_selected(c, NULL, 6);
@@ -1254,6 +1352,33 @@ static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
 done:
 	g_strfreev(show);
 	g_free(sel);
+	return rc;
+}
+
+/* Replay the history HIST as O asks, before and after its changes, and
+ * write the result.  Returns an exit status. */
+static int _replay(_ctx_t *c, _opts_t *o, const char *hist)
+{
+	mf_snapdir_t snap = { 0 };
+	GHashTable *qos = NULL;
+	char *cluster = o->cluster ? g_strdup(o->cluster) : NULL;
+	time_t from, to;
+	GThread *t;
+	int rc;
+
+	if ((rc = _replay_inputs(o, &snap)) ||
+	    (rc = _replay_load(c, o, hist, &cluster, &qos)) ||
+	    (rc = _replay_period(c, o, &from, &to)))
+		goto done;
+	_replay_prepare(c, o, qos, from, to);
+	/* "after" in a thread of its own, "before" in this one */
+	t = g_thread_new("replay-after", _run, &c->s[1]);
+	(void)_run(&c->s[0]);
+	g_thread_join(t);
+	if ((rc = c->s[0].status) || (rc = c->s[1].status))
+		goto done;
+	rc = _replay_output(c, o, hist, from, to);
+done:
 	g_free(cluster);
 	if (qos)
 		g_hash_table_destroy(qos);

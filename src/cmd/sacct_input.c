@@ -407,6 +407,75 @@ static int _record(mf_sacct_t *h, char **f, uint32_t line,
 	return 0;
 }
 
+/* Split the record BUF (LEN bytes) at its '|' into F (NFIELDS at most
+ * kept), a trailing '|' of sacct -P forgiven.  Returns the number of
+ * fields. */
+static int _split_fields(char *buf, ssize_t len, char *f[NFIELDS])
+{
+	bool trailing = buf[len - 1] == '|';
+	int n = 0;
+
+	for (char *p = buf;; p++) {
+		if (n < NFIELDS)
+			f[n] = p;
+		n++;
+		if (!(p = strchr(p, '|')))
+			break;
+		*p = '\0';
+	}
+	/* sacct -P may end a line with '|' */
+	if (n == NFIELDS + 1 && trailing)
+		n = NFIELDS;
+	return n;
+}
+
+/* Read line LINE of PATH, BUF (LEN bytes, as getline() read it), into H:
+ * a header (*FIRST: the first line not yet seen) or a job.  Returns 0, or
+ * -1 with ERRP set. */
+static int _load_line(mf_sacct_t *h, const char *path, char *buf,
+		      ssize_t len, uint32_t line, bool *first,
+		      mf_error_t *errp)
+{
+	bool cut = len == 0 || buf[len - 1] != '\n';
+	char *f[NFIELDS];
+	int n;
+	mf_replay_job_t j;
+	mf_error_t e;
+
+	if ((size_t)len != strlen(buf))
+		return mf_errprintf(errp, "%s:%u: a NUL byte: not a text "
+				    "file (expected `%s`)", path, line,
+				    MF_SACCT_CMD);
+	if (!cut)
+		buf[--len] = '\0';
+	if (len && buf[len - 1] == '\r')
+		buf[--len] = '\0';
+	if (!*buf)
+		return 0;
+	if (*first) {
+		*first = false;
+		if (mf_dump_check_kind(buf, &_kind, path, (int)line, errp))
+			return -1;
+		if (mf_dump_is_header(buf, _titles))
+			return 0;
+	}
+	n = _split_fields(buf, len, f);
+	if (n != NFIELDS)
+		return mf_errprintf(errp, "%s:%u: %d fields, expected %d "
+				    "(`%s`)%s", path, line, n, NFIELDS,
+				    MF_SACCT_CMD, cut ? "; the file ends "
+				    "without a newline in the middle of "
+				    "this line: the dump was cut short" :
+				    "");
+	if (_record(h, f, line, &j, &e))
+		return mf_errprintf(errp, "%s:%u: %s%s", path, line, e.text,
+				    cut ? "; the file ends without a newline "
+				    "in the middle of this line: the dump "
+				    "was cut short" : "");
+	g_array_append_val(h->jobs, j);
+	return 0;
+}
+
 mf_sacct_t *mf_sacct_load(const char *path, mf_error_t *errp)
 {
 	FILE *fp = fopen(path, "r");
@@ -416,71 +485,15 @@ mf_sacct_t *mf_sacct_load(const char *path, mf_error_t *errp)
 	ssize_t len;
 	uint32_t line = 0;
 	bool first = true;
-	mf_error_t e;
 
 	if (!fp) {
 		mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
 		return NULL;
 	}
 	h = _new(path, _count_lines(fp));
-	while ((len = getline(&buf, &cap, fp)) >= 0) {
-		bool cut = len == 0 || buf[len - 1] != '\n';
-		char *f[NFIELDS], *p;
-		bool trailing;
-		int n = 0;
-		mf_replay_job_t j;
-
-		line++;
-		if ((size_t)len != strlen(buf)) {
-			mf_errprintf(errp, "%s:%u: a NUL byte: not a text "
-				     "file (expected `%s`)", path, line,
-				     MF_SACCT_CMD);
+	while ((len = getline(&buf, &cap, fp)) >= 0)
+		if (_load_line(h, path, buf, len, ++line, &first, errp))
 			goto fail;
-		}
-		if (!cut)
-			buf[--len] = '\0';
-		if (len && buf[len - 1] == '\r')
-			buf[--len] = '\0';
-		if (!*buf)
-			continue;
-		if (first) {
-			first = false;
-			if (mf_dump_check_kind(buf, &_kind, path, (int)line,
-					       errp))
-				goto fail;
-			if (mf_dump_is_header(buf, _titles))
-				continue;
-		}
-		trailing = buf[len - 1] == '|';
-		for (p = buf;; p++) {
-			if (n < NFIELDS)
-				f[n] = p;
-			n++;
-			if (!(p = strchr(p, '|')))
-				break;
-			*p = '\0';
-		}
-		/* sacct -P may end a line with '|' */
-		if (n == NFIELDS + 1 && trailing)
-			n = NFIELDS;
-		if (n != NFIELDS) {
-			mf_errprintf(errp, "%s:%u: %d fields, expected %d "
-				     "(`%s`)%s", path, line, n, NFIELDS,
-				     MF_SACCT_CMD, cut ? "; the file ends "
-				     "without a newline in the middle of "
-				     "this line: the dump was cut short" :
-				     "");
-			goto fail;
-		}
-		if (_record(h, f, line, &j, &e)) {
-			mf_errprintf(errp, "%s:%u: %s%s", path, line, e.text,
-				     cut ? "; the file ends without a newline "
-				     "in the middle of this line: the dump "
-				     "was cut short" : "");
-			goto fail;
-		}
-		g_array_append_val(h->jobs, j);
-	}
 	if (ferror(fp)) {
 		mf_errprintf(errp, "%s: %s", path, g_strerror(errno));
 		goto fail;

@@ -657,21 +657,12 @@ static void _fit_widths(const double *wt, const double *min, guint n,
 	g_free(fixed);
 }
 
-static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
+/* The title (tooltip) of A's box: its shares, usage and factors.
+ * Returns it, to g_free(). */
+static char *_svg_title(const mf_assoc_t *a)
 {
-	char col[8];
-	double sum = 0, cx = x;
-	const char *name = a->user ? a->user : a->acct;
-	int row = a->depth - sv->v->top->depth;
 	GString *t = g_string_new(NULL);
-	GPtrArray *items;
-	double *wt, *cws, *mins;
 
-	if (!a->user && sv->algo == MF_FS_FAIR_TREE)
-		_lfs_color(a == sv->v->top && !a->parent ? NAN : a->level_fs,
-			   col);
-	else
-		_fs_color(a->fs_factor, col);
 	if (a->user)
 		g_string_append_printf(t, "%s in ", a->user);
 	g_string_append(t, a->acct);
@@ -692,20 +683,24 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 	    a->level_fs != MF_LEVEL_FS_UNSET)
 		g_string_append_printf(t, ", level fair-share %.6Lf",
 				       a->level_fs);
-	_svg_box(sv, row, x, w, col, t->str, name);
-	g_string_free(t, TRUE);
+	return g_string_free(t, FALSE);
+}
 
-	items = _items(a, sv->v);
-	wt = g_new(double, items->len + 1);
-	cws = g_new(double, items->len + 1);
-	mins = g_new(double, items->len + 1);
+/* The widths of ITEMS in a box W wide, each by its weight and no
+ * narrower than it needs in view V.  Returns them, to g_free(). */
+static double *_svg_widths(const GPtrArray *items, const _view_t *v, double w)
+{
+	double *wt = g_new(double, items->len + 1);
+	double *cws = g_new(double, items->len + 1);
+	double *mins = g_new(double, items->len + 1);
+	double sum = 0;
+
 	for (guint i = 0; i < items->len; i++) {
 		const _item_t *it = items->pdata[i];
 
 		wt[i] = it->kind == ITEM_ASSOC ? _weight(it->a) :
 			it->kind == ITEM_BELOW ? 1 : it->sum.weight;
-		mins[i] = it->kind == ITEM_ASSOC ? _need(it->a, sv->v) :
-			sv->v->min_w;
+		mins[i] = it->kind == ITEM_ASSOC ? _need(it->a, v) : v->min_w;
 		sum += wt[i];
 	}
 	/* FairShare=parent only users (weight 0 each): equal widths */
@@ -713,44 +708,129 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 		for (guint i = 0; i < items->len; i++)
 			wt[i] = 1;
 	_fit_widths(wt, mins, items->len, w, cws);
+	g_free(wt);
+	g_free(mins);
+	return cws;
+}
+
+/* The box of IT, a summary of some of A's children (folded users, more
+ * children, the levels below), in ROW at X, W wide.  Returns nothing. */
+static void _svg_summary(_svg_t *sv, const mf_assoc_t *a, const _item_t *it,
+			 int row, double x, double w)
+{
+	char col[8];
+	char *label = _sum_label(it), *title;
+
+	if (it->kind == ITEM_USERS && it->sum.fs_n) {
+		_fs_color(it->sum.fs_sum / it->sum.fs_n, col);
+		title = g_strdup_printf(
+			"%s of %s: shares %.1f%% and usage %.1f%% of "
+			"the account's, fair-share mean %.6f, lowest "
+			"%.6f (%s)", label, a->acct,
+			100 * it->sum.share, 100 * it->sum.usage,
+			it->sum.fs_sum / it->sum.fs_n, it->sum.fs_min,
+			it->sum.fs_min_a->user);
+	} else {
+		snprintf(col, sizeof(col), "#dddddd");
+		title = g_strdup_printf(
+			"%s under %s%s", label, a->acct,
+			it->kind == ITEM_MORE ? ": the children whose "
+			"usage is closest to their shares" : "");
+	}
+	_svg_box(sv, row, x, w, col, title, label);
+	g_free(label);
+	g_free(title);
+}
+
+/* The box of A at X, W wide, and under it the boxes of its children in
+ * the view.  Returns nothing. */
+static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
+{
+	char col[8];
+	double cx = x;
+	const char *name = a->user ? a->user : a->acct;
+	int row = a->depth - sv->v->top->depth;
+	char *title = _svg_title(a);
+	GPtrArray *items;
+	double *cws;
+
+	if (!a->user && sv->algo == MF_FS_FAIR_TREE)
+		_lfs_color(a == sv->v->top && !a->parent ? NAN : a->level_fs,
+			   col);
+	else
+		_fs_color(a->fs_factor, col);
+	_svg_box(sv, row, x, w, col, title, name);
+	g_free(title);
+
+	items = _items(a, sv->v);
+	cws = _svg_widths(items, sv->v, w);
 	for (guint i = 0; i < items->len; i++) {
 		const _item_t *it = items->pdata[i];
-		double cw = cws[i];
-		char *label, *title;
 
-		if (it->kind == ITEM_ASSOC) {
-			_svg_node(sv, it->a, cx, cw);
-			cx += cw;
-			continue;
-		}
-		label = _sum_label(it);
-		if (it->kind == ITEM_USERS && it->sum.fs_n) {
-			_fs_color(it->sum.fs_sum / it->sum.fs_n, col);
-			title = g_strdup_printf(
-				"%s of %s: shares %.1f%% and usage %.1f%% of "
-				"the account's, fair-share mean %.6f, lowest "
-				"%.6f (%s)", label, a->acct,
-				100 * it->sum.share, 100 * it->sum.usage,
-				it->sum.fs_sum / it->sum.fs_n, it->sum.fs_min,
-				it->sum.fs_min_a->user);
-		} else {
-			snprintf(col, sizeof(col), "#dddddd");
-			title = g_strdup_printf(
-				"%s under %s%s", label, a->acct,
-				it->kind == ITEM_MORE ? ": the children whose "
-				"usage is closest to their shares" : "");
-		}
-		_svg_box(sv, row + 1, cx, cw, col, title, label);
-		g_free(label);
-		g_free(title);
-		cx += cw;
+		if (it->kind == ITEM_ASSOC)
+			_svg_node(sv, it->a, cx, cws[i]);
+		else
+			_svg_summary(sv, a, it, row + 1, cx, cws[i]);
+		cx += cws[i];
 	}
-	g_free(wt);
 	g_free(cws);
-	g_free(mins);
 	g_ptr_array_free(items, TRUE);
 }
 
+/* The SVG's opening of a picture W wide and H high for ALGO: the
+ * gradient, the style and the title.  Returns nothing. */
+static void _svg_head(FILE *out, double W, double h, mf_fs_algo_t algo)
+{
+	bool ft = algo == MF_FS_FAIR_TREE;
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<defs><linearGradient id=\"fs\">"
+		"<stop offset=\"0\" stop-color=\"#d70030\"/>"
+		"<stop offset=\"0.5\" stop-color=\"#d7af30\"/>"
+		"<stop offset=\"1\" stop-color=\"#00af30\"/>"
+		"</linearGradient></defs>\n"
+		"<style>text { text-anchor: middle; }</style>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+		"<text x=\"%.0f\" y=\"22\" font-size=\"15\">Associations: "
+		"width = part of the parent's shares, colour = %s (%s)"
+		"</text>\n", W + 20, h, W + 20, h,
+		(W + 20) / 2, ft ? "fair-share factor of users, level "
+		"fair-share of accounts" : "fair-share factor",
+		mf_fs_algo_name(algo));
+}
+
+/* The legend of the colours at LY, with Fair Tree's (FT) accounts' scale.
+ * Returns nothing. */
+static void _svg_legend(FILE *out, double ly, bool ft)
+{
+	fprintf(out, "<g><text x=\"60\" y=\"%.0f\">%s</text>"
+		"<rect x=\"120\" y=\"%.0f\" width=\"200\" height=\"14\" "
+		"fill=\"url(#fs)\"/>"
+		"<text x=\"120\" y=\"%.0f\">0</text>"
+		"<text x=\"220\" y=\"%.0f\">0.5</text>"
+		"<text x=\"320\" y=\"%.0f\">1</text>"
+		"<rect x=\"360\" y=\"%.0f\" width=\"14\" height=\"14\" "
+		"fill=\"#bbbbbb\"/>"
+		"<text x=\"440\" y=\"%.0f\">no factor</text></g>\n",
+		ly + 11, ft ? "users" : "fair-share", ly, ly + 28, ly + 28,
+		ly + 28, ly, ly + 11);
+	if (ft)
+		fprintf(out, "<g><text x=\"60\" y=\"%.0f\">accounts</text>"
+			"<rect x=\"120\" y=\"%.0f\" width=\"200\" "
+			"height=\"14\" fill=\"url(#fs)\"/>"
+			"<text x=\"120\" y=\"%.0f\">1/4</text>"
+			"<text x=\"220\" y=\"%.0f\">1</text>"
+			"<text x=\"320\" y=\"%.0f\">4</text>"
+			"<text x=\"600\" y=\"%.0f\">level fair-share: shares "
+			"over usage among siblings</text></g>\n",
+			ly + 41, ly + 30, ly + 58, ly + 58, ly + 58, ly + 41);
+}
+
+/* Write view V of the tree, by ALGO, as SVG to PATH ("-": stdout), with
+ * NOTE (may be NULL) at the bottom.  Returns an exit status. */
 static int _write_svg(const char *path, const mf_tree_t *t,
 		      mf_fs_algo_t algo, const _view_t *v, const char *note)
 {
@@ -781,46 +861,10 @@ static int _write_svg(const char *path, const mf_tree_t *t,
 	fclose(sv.out);
 	ly = TOP + ROW_H * (sv.depth + 1) + 20;
 	h = ly + (ft ? 80 : 50);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<defs><linearGradient id=\"fs\">"
-		"<stop offset=\"0\" stop-color=\"#d70030\"/>"
-		"<stop offset=\"0.5\" stop-color=\"#d7af30\"/>"
-		"<stop offset=\"1\" stop-color=\"#00af30\"/>"
-		"</linearGradient></defs>\n"
-		"<style>text { text-anchor: middle; }</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-		"<text x=\"%.0f\" y=\"22\" font-size=\"15\">Associations: "
-		"width = part of the parent's shares, colour = %s (%s)"
-		"</text>\n", W + 20, h, W + 20, h,
-		(W + 20) / 2, ft ? "fair-share factor of users, level "
-		"fair-share of accounts" : "fair-share factor",
-		mf_fs_algo_name(algo));
+	_svg_head(out, W, h, algo);
 	fwrite(body, 1, body_len, out);
 	free(body);
-	fprintf(out, "<g><text x=\"60\" y=\"%.0f\">%s</text>"
-		"<rect x=\"120\" y=\"%.0f\" width=\"200\" height=\"14\" "
-		"fill=\"url(#fs)\"/>"
-		"<text x=\"120\" y=\"%.0f\">0</text>"
-		"<text x=\"220\" y=\"%.0f\">0.5</text>"
-		"<text x=\"320\" y=\"%.0f\">1</text>"
-		"<rect x=\"360\" y=\"%.0f\" width=\"14\" height=\"14\" "
-		"fill=\"#bbbbbb\"/>"
-		"<text x=\"440\" y=\"%.0f\">no factor</text></g>\n",
-		ly + 11, ft ? "users" : "fair-share", ly, ly + 28, ly + 28,
-		ly + 28, ly, ly + 11);
-	if (ft)
-		fprintf(out, "<g><text x=\"60\" y=\"%.0f\">accounts</text>"
-			"<rect x=\"120\" y=\"%.0f\" width=\"200\" "
-			"height=\"14\" fill=\"url(#fs)\"/>"
-			"<text x=\"120\" y=\"%.0f\">1/4</text>"
-			"<text x=\"220\" y=\"%.0f\">1</text>"
-			"<text x=\"320\" y=\"%.0f\">4</text>"
-			"<text x=\"600\" y=\"%.0f\">level fair-share: shares "
-			"over usage among siblings</text></g>\n",
-			ly + 41, ly + 30, ly + 58, ly + 58, ly + 58, ly + 41);
+	_svg_legend(out, ly, ft);
 	if (note)
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" "
 			"font-size=\"11\">%s</text>\n", (W + 20) / 2,
@@ -856,7 +900,47 @@ static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp)
 	return 0;
 }
 
-int cmd_tree(int argc, char **argv)
+/* What the command line of `mfprio tree` asks for. */
+typedef struct {
+	const char *assoc, *usage, *conf, *svg;
+	const char *flags_arg, *snapshot, *when;
+	const char *account, *users;
+	_view_t view;
+	bool view_set;           /* --account, --users, --depth or --top */
+	bool color;
+} _tree_opts_t;
+
+/* --depth, --top or --width (CH) with ARG into O's view.  Returns 0, or -1
+ * for a bad number (reported). */
+static int _tree_number(int ch, const char *arg, _tree_opts_t *o)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (!*arg || *end || n < 0 || n > 100000 ||
+	    (ch == OPT_WIDTH && n < 200)) {
+		mf_cmd_error("--%s '%s': a whole number, %s",
+			     ch == OPT_DEPTH ? "depth" :
+			     ch == OPT_TOP ? "top" : "width",
+			     arg, ch == OPT_WIDTH ?
+			     "200 to 100000" : "0 or more");
+		return -1;
+	}
+	if (ch == OPT_WIDTH) {
+		o->view.width = (double) n;
+		return 0;
+	}
+	if (ch == OPT_DEPTH)
+		o->view.depth = (int) n;
+	else
+		o->view.n_top = (int) n;
+	o->view_set = true;
+	return 0;
+}
+
+/* Read the options of ARGV into O and check --color and --users.
+ * Returns 0, 1 after --help or -1 for a usage error (reported). */
+static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 {
 	static const struct option opts[] = {
 		{ "assoc", required_argument, NULL, OPT_ASSOC },
@@ -874,140 +958,152 @@ int cmd_tree(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *assoc = NULL, *usage = NULL, *conf = NULL, *svg = NULL;
-	const char *flags_arg = NULL, *snapshot = NULL, *when = "auto";
-	const char *account = NULL, *users = NULL;
-	_view_t view = { 0 };
-	bool view_set = false;
-	char *note = NULL;
 	const char *nc = getenv("NO_COLOR");
-	mf_snapdir_t snap = { 0 };
-	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
-	uint32_t flags = 0;
-	mf_tree_t *tree;
-	mf_error_t e;
-	bool color;
-	int ch, rc = MF_EXIT_OK;
+	int ch;
 
 	optind = 1;
-	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_ASSOC: assoc = optarg; break;
-		case OPT_USAGE: usage = optarg; break;
-		case OPT_CONF: conf = optarg; break;
-		case OPT_FLAGS: flags_arg = optarg; break;
-		case OPT_SVG: svg = optarg; break;
-		case OPT_SNAPSHOT: snapshot = optarg; break;
-		case OPT_COLOR: when = optarg; break;
-		case OPT_ACCOUNT: account = optarg; view_set = true; break;
-		case OPT_USERS: users = optarg; view_set = true; break;
+		case OPT_ASSOC: o->assoc = optarg; break;
+		case OPT_USAGE: o->usage = optarg; break;
+		case OPT_CONF: o->conf = optarg; break;
+		case OPT_FLAGS: o->flags_arg = optarg; break;
+		case OPT_SVG: o->svg = optarg; break;
+		case OPT_SNAPSHOT: o->snapshot = optarg; break;
+		case OPT_COLOR: o->when = optarg; break;
+		case OPT_ACCOUNT:
+			o->account = optarg;
+			o->view_set = true;
+			break;
+		case OPT_USERS:
+			o->users = optarg;
+			o->view_set = true;
+			break;
 		case OPT_WIDTH:
 		case OPT_DEPTH:
-		case OPT_TOP: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-
-			if (!*optarg || *end || n < 0 || n > 100000 ||
-			    (ch == OPT_WIDTH && n < 200)) {
-				mf_cmd_error("--%s '%s': a whole number, %s",
-					     ch == OPT_DEPTH ? "depth" :
-					     ch == OPT_TOP ? "top" : "width",
-					     optarg, ch == OPT_WIDTH ?
-					     "200 to 100000" : "0 or more");
-				return MF_EXIT_USAGE;
-			}
-			if (ch == OPT_WIDTH) {
-				view.width = (double) n;
-				break;
-			}
-			if (ch == OPT_DEPTH)
-				view.depth = (int) n;
-			else
-				view.n_top = (int) n;
-			view_set = true;
+		case OPT_TOP:
+			if (_tree_number(ch, optarg, o))
+				return -1;
 			break;
-		}
 		case 'h':
 			fputs(_usage, stdout);
-			return MF_EXIT_OK;
+			return 1;
 		default:
 			fputs(_usage, stderr);
-			rc = MF_EXIT_USAGE;
+			return -1;
 		}
 	}
-	if (rc)
-		return rc;
 	if (optind < argc) {
 		mf_cmd_error("tree: unexpected argument '%s'", argv[optind]);
-		return MF_EXIT_USAGE;
+		return -1;
 	}
-	if (strcmp(when, "auto") && strcmp(when, "always") &&
-	    strcmp(when, "never")) {
-		mf_cmd_error("--color '%s': auto, always or never", when);
-		return MF_EXIT_USAGE;
+	if (strcmp(o->when, "auto") && strcmp(o->when, "always") &&
+	    strcmp(o->when, "never")) {
+		mf_cmd_error("--color '%s': auto, always or never", o->when);
+		return -1;
 	}
-	if (users && strcmp(users, "fold") && strcmp(users, "show")) {
-		mf_cmd_error("--users '%s': fold or show", users);
-		return MF_EXIT_USAGE;
+	if (o->users && strcmp(o->users, "fold") && strcmp(o->users, "show")) {
+		mf_cmd_error("--users '%s': fold or show", o->users);
+		return -1;
 	}
-	view.fold_users = users && !strcmp(users, "fold");
-	color = !(nc && *nc) && (!strcmp(when, "always") ||
-				 (!strcmp(when, "auto") && isatty(1)));
-	if (snapshot) {
-		if (mf_snapdir_open(snapshot, &snap, &e)) {
+	o->view.fold_users = o->users && !strcmp(o->users, "fold");
+	o->color = !(nc && *nc) && (!strcmp(o->when, "always") ||
+				    (!strcmp(o->when, "auto") && isatty(1)));
+	return 0;
+}
+
+/* The tree O names (from the snapshot SNAP where options name no file),
+ * with its fair share computed, in *TREE.  Returns an exit status
+ * (errors reported). */
+static int _tree_load(_tree_opts_t *o, mf_snapdir_t *snap, mf_fs_algo_t *algo,
+		      mf_tree_t **tree)
+{
+	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
+	uint32_t flags = 0;
+	mf_error_t e;
+
+	if (o->snapshot) {
+		if (mf_snapdir_open(o->snapshot, snap, &e)) {
 			mf_cmd_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
-		assoc = assoc ? assoc : snap.assoc;
-		usage = usage ? usage : snap.assoc_mgr ? snap.assoc_mgr :
-			snap.usage;
-		conf = conf ? conf : snap.conf;
+		o->assoc = o->assoc ? o->assoc : snap->assoc;
+		o->usage = o->usage ? o->usage : snap->assoc_mgr ?
+			   snap->assoc_mgr : snap->usage;
+		o->conf = o->conf ? o->conf : snap->conf;
 	}
-	if (!assoc) {
-		mf_cmd_error("tree: --assoc FILE is required%s", snapshot ?
+	if (!o->assoc) {
+		mf_cmd_error("tree: --assoc FILE is required%s", o->snapshot ?
 			     " (the snapshot has no assoc file)" :
 			     " (or --snapshot DIR)");
-		mf_snapdir_clear(&snap);
 		return MF_EXIT_USAGE;
 	}
-	if (conf && _read_conf(conf, &flags, &cfg.damp)) {
-		mf_snapdir_clear(&snap);
+	if (o->conf && _read_conf(o->conf, &flags, &cfg.damp))
 		return MF_EXIT_INPUT;
-	}
-	if (flags_arg && mf_priority_flags_parse(flags_arg, &flags, &e)) {
+	if (o->flags_arg && mf_priority_flags_parse(o->flags_arg, &flags, &e)) {
 		mf_cmd_error("--flags: %s", e.text);
-		mf_snapdir_clear(&snap);
 		return MF_EXIT_USAGE;
 	}
 	cfg.algo = mf_priority_flags_algo(flags);
-	if (!(tree = mf_snapshot_load(assoc, usage, &e))) {
+	if (!(*tree = mf_snapshot_load(o->assoc, o->usage, &e))) {
 		mf_cmd_error("%s", e.text);
-		mf_snapdir_clear(&snap);
 		return MF_EXIT_INPUT;
 	}
-	mf_fairshare_compute(tree, &cfg);
-	view.top = tree->root;
-	if (account && !(view.top = mf_tree_find_account(tree, account))) {
-		mf_cmd_error("--account %s: no such account", account);
-		rc = MF_EXIT_INPUT;
-	} else if (!view_set && tree->order->len > AUTO_ROWS) {
-		view.fold_users = true;
-		view.n_top = svg ? AUTO_TOP_SVG : AUTO_TOP_TEXT;
-		if (!view.width)
-			view.width = AUTO_SVG_W;
-		view.min_w = AUTO_MIN_W;
-		note = g_strdup_printf(
+	mf_fairshare_compute(*tree, &cfg);
+	*algo = cfg.algo;
+	return MF_EXIT_OK;
+}
+
+/* O's view of TREE: its --account, or a summary of a big tree when no
+ * option chose the view (what was summed up said in *NOTE).  Returns an
+ * exit status. */
+static int _tree_view(_tree_opts_t *o, const mf_tree_t *tree, char **note)
+{
+	_view_t *view = &o->view;
+
+	view->top = tree->root;
+	if (o->account &&
+	    !(view->top = mf_tree_find_account(tree, o->account))) {
+		mf_cmd_error("--account %s: no such account", o->account);
+		return MF_EXIT_INPUT;
+	}
+	if (!o->view_set && tree->order->len > AUTO_ROWS) {
+		view->fold_users = true;
+		view->n_top = o->svg ? AUTO_TOP_SVG : AUTO_TOP_TEXT;
+		if (!view->width)
+			view->width = AUTO_SVG_W;
+		view->min_w = AUTO_MIN_W;
+		*note = g_strdup_printf(
 			"%u associations: each account's users folded, the %d "
 			"children furthest from their shares shown (--users "
 			"show --top 0 for all; --account, --depth)",
-			tree->order->len, view.n_top);
+			tree->order->len, view->n_top);
 	}
-	if (!rc && svg)
-		rc = _write_svg(svg, tree, cfg.algo, &view, note);
+	return MF_EXIT_OK;
+}
+
+int cmd_tree(int argc, char **argv)
+{
+	_tree_opts_t o = { .when = "auto" };
+	mf_snapdir_t snap = { 0 };
+	mf_fs_algo_t algo = MF_FS_FAIR_TREE;
+	mf_tree_t *tree = NULL;
+	char *note = NULL;
+	int rc;
+
+	rc = _tree_parse_args(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
+	rc = _tree_load(&o, &snap, &algo, &tree);
+	if (!rc)
+		rc = _tree_view(&o, tree, &note);
+	if (!rc && o.svg)
+		rc = _write_svg(o.svg, tree, algo, &o.view, note);
 	else if (!rc)
-		_print_text(stdout, tree, cfg.algo, color, &view, note);
+		_print_text(stdout, tree, algo, o.color, &o.view, note);
 	g_free(note);
-	mf_tree_destroy(tree);
+	if (tree)
+		mf_tree_destroy(tree);
 	mf_snapdir_clear(&snap);
 	if (!rc && fflush(stdout))
 		rc = MF_EXIT_INPUT;

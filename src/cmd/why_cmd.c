@@ -227,13 +227,13 @@ static const char *_id(const mf_prun_job_t *j)
 	return j->line->job_id_str ? j->line->job_id_str : "?";
 }
 
-static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
-			time_t now)
+/* Why W's first job runs first when no factor decides: a higher tier, a
+ * priority set by an administrator, or a tie.  Returns whether it was
+ * one of these (and said so). */
+static bool _print_special(FILE *out, const _why_t *w)
 {
 	const mf_prio_result_t *f = &w->rf->r, *l = &w->rl->r;
 	const mf_part_t *pf = f->partition, *pl = l->partition;
-	GPtrArray *terms;
-	char tbuf[32];
 
 	if (w->by_tier) {
 		fprintf(out, "Job %s runs before job %s: its partition %s has "
@@ -245,7 +245,7 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 			l->priority);
 		fprintf(out, "Only a change of partition or of PriorityTier "
 			"changes this order.\n");
-		return;
+		return true;
 	}
 	if (f->direct || l->direct) {
 		const mf_prun_job_t *d = f->direct ? w->first : w->later;
@@ -257,24 +257,24 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 			"(scontrol update job ... priority=N): no factor "
 			"counts for it, and only another such update changes "
 			"it.\n", _id(d));
-		return;
+		return true;
 	}
 	if (w->tie) {
 		fprintf(out, "Job %s runs before job %s in partition %s: both "
 			"have priority %u, and the lower job id goes first.\n",
 			_id(w->first), _id(w->later), pf->name, f->priority);
-		return;
+		return true;
 	}
-	fprintf(out, "Job %s runs before job %s in partition %s: priority "
-		"%u against %u (%.1f against %.1f before rounding), ahead by "
-		"%.1f.\n", _id(w->first), _id(w->later),
-		pf->name, f->priority, l->priority,
-		f->sum, l->sum, w->gap);
-	if (pf != pl)
-		fprintf(out, "They share no partition: job %s is compared in "
-			"%s, job %s in %s (the same PriorityTier, %u).\n",
-			_id(w->first), pf->name, _id(w->later), pl->name,
-			pf->priority_tier);
+	return false;
+}
+
+/* The factors' terms that differ between W's jobs, largest first, and
+ * the deciding one.  Returns nothing. */
+static void _print_terms(FILE *out, const mf_prun_ctx_t *c, const _why_t *w)
+{
+	const mf_prio_result_t *f = &w->rf->r, *l = &w->rl->r;
+	GPtrArray *terms;
+
 	terms = _terms(c, f, l);
 	if (terms->len) {
 		const _term_t *d = NULL;
@@ -306,8 +306,16 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 				fabs(t->wa - t->wb), _id(ahead));
 	}
 	g_ptr_array_unref(terms);
+}
 
-	fprintf(out, "What would change the order:\n");
+/* Whether waiting longer (the age factor) would let W's later job pass
+ * the first, and when, NOW.  Returns nothing. */
+static void _print_age_change(FILE *out, const mf_prun_ctx_t *c,
+			      const _why_t *w, time_t now)
+{
+	const mf_prio_result_t *f = &w->rf->r, *l = &w->rl->r;
+	char tbuf[32];
+
 	if (w->age_can) {
 		char *s = _span(w->age_seconds);
 
@@ -335,6 +343,15 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 				"gains on it.\n", _id(w->later),
 				_id(w->first), l->age, f->age, _id(w->first));
 	}
+}
+
+/* What fair-share factor (and usage) W's later job would need to pass
+ * the first.  Returns nothing. */
+static void _print_fs_change(FILE *out, const mf_prun_ctx_t *c,
+			     const _why_t *w)
+{
+	const mf_prio_result_t *l = &w->rl->r;
+
 	if (c->cfg.weight_fs) {
 		if (!w->fs_can)
 			fprintf(out, "  fair-share: cannot close the gap: job "
@@ -359,6 +376,33 @@ static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
 				_id(w->later), l->fs, w->fs_needed,
 				w->later->line->account, w->later->line->user);
 	}
+}
+
+/* Why W's first job runs before its later one at NOW, and what would
+ * change the order, as text.  Returns nothing. */
+static void _print_text(FILE *out, const mf_prun_ctx_t *c, const _why_t *w,
+			time_t now)
+{
+	const mf_prio_result_t *f = &w->rf->r, *l = &w->rl->r;
+	const mf_part_t *pf = f->partition, *pl = l->partition;
+
+	if (_print_special(out, w))
+		return;
+	fprintf(out, "Job %s runs before job %s in partition %s: priority "
+		"%u against %u (%.1f against %.1f before rounding), ahead by "
+		"%.1f.\n", _id(w->first), _id(w->later),
+		pf->name, f->priority, l->priority,
+		f->sum, l->sum, w->gap);
+	if (pf != pl)
+		fprintf(out, "They share no partition: job %s is compared in "
+			"%s, job %s in %s (the same PriorityTier, %u).\n",
+			_id(w->first), pf->name, _id(w->later), pl->name,
+			pf->priority_tier);
+	_print_terms(out, c, w);
+
+	fprintf(out, "What would change the order:\n");
+	_print_age_change(out, c, w, now);
+	_print_fs_change(out, c, w);
 }
 
 static void _print_json(FILE *out, const mf_prun_ctx_t *c,
