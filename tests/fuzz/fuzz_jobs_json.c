@@ -12,6 +12,7 @@
  */
 #include "fuzz_util.h"
 
+#include "jobs_input.h"
 #include "jobs_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -59,7 +59,7 @@ libs=($(pkg-config --libs glib-2.0) -lm)
 # the parsers and what they call: the whole core, its input readers
 # (src/input), and the readers of the command (not its subcommands)
 srcs=("$top"/src/core/*.c "$top"/src/input/*.c "$top"/src/cmd/snapshot.c "$top"/src/cmd/assoc_mgr.c
-      "$top"/src/cmd/dump_header.c "$top"/src/cmd/jobs_input.c
+      "$top"/src/cmd/dump_header.c "$top"/src/cmd/job_line.c "$top"/src/cmd/jobs_input.c
       "$top"/src/cmd/jobs_json.c "$top"/src/cmd/sacct_input.c)
 cflags+=($(pkg-config --cflags json-glib-1.0))
 libs=($(pkg-config --libs json-glib-1.0) "${libs[@]}")
