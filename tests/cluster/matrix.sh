@@ -43,7 +43,8 @@
 #   flags          the differential over weights and flags (22.05 only)
 #   metrics        test-metrics.sh: the plugin's metrics file through
 #                  node_exporter and Prometheus against sshare and sprio,
-#                  and mfprio metrics --live under upstream's plugin
+#                  and mfprio metrics --live under upstream's plugin (the
+#                  bad settings of the file on Debian's release only)
 #   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
 #                  a PriorityCalcPeriod (the newest live release; 22.05
 #                  runs it with the other test-*.sh)
@@ -164,7 +165,7 @@ checks_of() {
 		echo "usage test-plugin-usage.sh"
 		echo "stats test-plugin-stats.sh"
 		# Debian's release runs it with the other test-*.sh
-		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh"; fi
+		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh MFPRIO_METRICS_NO_ERRORS=1"; fi
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
 			echo "replay test-replay.sh"

@@ -224,24 +224,30 @@ else
 	not_ok "mfprio metrics --live failed: $(head -c 300 "$out/live.err")"
 fi
 
-# a malformed value: one error naming the key, the controller up
-m=$(log_mark)
-sed -i "s|^PriorityParameters=.*|PriorityParameters=site_knob=1,mfprio_metrics_file=relative.prom|" "$DIR/etc/priority.conf"
-scontrol reconfigure >/dev/null 2>&1
-sleep 3
-check "a relative path: an error naming mfprio_metrics_file" \
-	log_has "$m" 'error: mfprio: PriorityParameters: mfprio_metrics_file=relative.prom: not an absolute path'
-check "slurmctld is up after it" ctld_alive
-# a file that cannot be written: logged once over two cycles
-m=$(log_mark)
-sed -i "s|^PriorityParameters=.*|PriorityParameters=mfprio_metrics_file=$work/no-such-dir/x.prom|" "$DIR/etc/priority.conf"
-scontrol reconfigure >/dev/null 2>&1
-wait_tick "$(date +%s)"
-wait_tick "$(date +%s)"
-n=$(tail -n +"$((${m#*:} + 1))" "$LOG" | grep -c "mfprio: metrics file (PriorityParameters mfprio_metrics_file): $work/no-such-dir/x.prom.tmp: cannot create it")
-check "an unwritable file: logged once over two cycles ($n)" test "$n" = 1
-check "slurmctld is up after it" ctld_alive
-cp "$conf" "$DIR/etc/priority.conf"
+# a malformed value: one error naming the key, the controller up (the
+# plugin's own handling of its setting, the same on every release: the
+# matrix runs it on Debian's only, MFPRIO_METRICS_NO_ERRORS=1 elsewhere)
+if [[ ${MFPRIO_METRICS_NO_ERRORS:-} != 1 ]]; then
+	m=$(log_mark)
+	sed -i "s|^PriorityParameters=.*|PriorityParameters=site_knob=1,mfprio_metrics_file=relative.prom|" "$DIR/etc/priority.conf"
+	scontrol reconfigure >/dev/null 2>&1
+	sleep 3
+	check "a relative path: an error naming mfprio_metrics_file" \
+		log_has "$m" 'error: mfprio: PriorityParameters: mfprio_metrics_file=relative.prom: not an absolute path'
+	check "slurmctld is up after it" ctld_alive
+	# a file that cannot be written: logged once over two cycles
+	m=$(log_mark)
+	sed -i "s|^PriorityParameters=.*|PriorityParameters=mfprio_metrics_file=$work/no-such-dir/x.prom|" "$DIR/etc/priority.conf"
+	scontrol reconfigure >/dev/null 2>&1
+	wait_tick "$(date +%s)"
+	wait_tick "$(date +%s)"
+	n=$(tail -n +"$((${m#*:} + 1))" "$LOG" | grep -c "mfprio: metrics file (PriorityParameters mfprio_metrics_file): $work/no-such-dir/x.prom.tmp: cannot create it")
+	check "an unwritable file: logged once over two cycles ($n)" test "$n" = 1
+	check "slurmctld is up after it" ctld_alive
+	cp "$conf" "$DIR/etc/priority.conf"
+else
+	say "the bad settings are left out (MFPRIO_METRICS_NO_ERRORS=1)"
+fi
 
 # upstream's plugin: `mfprio metrics --live` writes the file (as a timer
 # would), Prometheus scrapes it, its figures are sshare's and sprio's
