@@ -80,7 +80,7 @@ start_ctld killed
 check "1: slurmctld starts again" ctld_alive
 # taken, or slurmctld's own save was newer (then it holds the same)
 check "1: the record is taken at the start, or slurmctld's save is newer" \
-	log_has "$m" "mfprio: usage of [0-9]+ associations and [0-9]+ QOS taken from $REC|mfprio: $REC .* is older than slurmctld's saved usage"
+	log_has "$m" "mfprio: usage of [0-9]+ associations and [0-9]+ QOS taken from $REC|mfprio: $REC .* was written before slurmctld last saved its usage"
 after_start=$(raw_usage b u1)
 check "1: right after the start b/u1 holds what it held before the kill ($after_start, $pre)" \
 	awk -v a="$after_start" -v p="$pre" 'BEGIN { exit !(a >= p * 0.95 - 1) }'

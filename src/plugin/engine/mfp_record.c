@@ -293,7 +293,7 @@ void mfp_record_apply(time_t last_ran)
 	mf_usage_record_t rec;
 	mf_error_t err;
 	struct stat st;
-	time_t saved_at = 0;
+	struct timespec rec_at = { 0 }, saved_at = { 0 };
 
 	if (!g_file_get_contents(path, &text, &len, &gerr)) {
 		if (gerr->code != G_FILE_ERROR_NOENT)
@@ -306,16 +306,24 @@ void mfp_record_apply(time_t last_ran)
 		error("mfprio: %s is not used: %s", path, err.text);
 		goto out;
 	}
+	/* which was written last: the record is written at the end of a
+	 * tick, so a save of slurmctld's usage during that tick (a shutdown
+	 * as the tick starts) may lack the tick's charge while the record,
+	 * written after it, has it */
+	if (stat(path, &st) == 0)
+		rec_at = st.st_mtim;
 	if (stat(saved, &st) == 0)
-		saved_at = st.st_mtime;
+		saved_at = st.st_mtim;
 	if (rec.time > last_ran)
 		error("mfprio: %s is not used: it is of %ld, after the last "
 		      "decay tick (%ld) that running jobs are charged from",
 		      path, (long) rec.time, (long) last_ran);
-	else if (rec.time <= saved_at)
-		info("mfprio: %s (of %ld) is older than slurmctld's saved "
-		     "usage (%ld): slurmctld's is used", path,
-		     (long) rec.time, (long) saved_at);
+	else if (rec_at.tv_sec < saved_at.tv_sec ||
+		 (rec_at.tv_sec == saved_at.tv_sec &&
+		  rec_at.tv_nsec <= saved_at.tv_nsec))
+		info("mfprio: %s (of %ld) was written before slurmctld last "
+		     "saved its usage (%ld): slurmctld's is used", path,
+		     (long) rec.time, (long) saved_at.tv_sec);
 	else
 		_take_in(path, &rec);
 	mf_usage_record_clear(&rec);
