@@ -163,13 +163,9 @@ static void _charge_running(job_record_t *job_ptr, time_t now)
 				 GUINT_TO_POINTER(job_ptr->job_id));
 		/* with limits slurmctld reports the end of every run */
 		if (billable >= 0 && !mfp_usage_limits()) {
-			mfp_run_t run = {
-				.start = job_ptr->start_time,
-				.charged_to = now,
-				.billable = billable,
-				.usage_factor = job_ptr->qos_ptr ?
-				job_ptr->qos_ptr->usage_factor : 1.0 };
+			mfp_run_t run;
 
+			mfp_usage_run_of(job_ptr, now, billable, &run);
 			mfp_runs_note(job_ptr->job_id, &run);
 		}
 	}
@@ -528,12 +524,9 @@ static void _visit_note(job_record_t *job_ptr, void *arg)
 	had = mfp_runs_get(job_ptr->job_id);
 	if (had && had->start == job_ptr->start_time)
 		return;
-	run.start = job_ptr->start_time;
-	run.charged_to = MAX(job_ptr->start_time, _last_ran);
-	run.billable = calc_job_billable_tres(job_ptr, job_ptr->start_time,
-					      true);
-	run.usage_factor = job_ptr->qos_ptr ?
-		job_ptr->qos_ptr->usage_factor : 1.0;
+	mfp_usage_run_of(job_ptr, MAX(job_ptr->start_time, _last_ran),
+			 calc_job_billable_tres(job_ptr, job_ptr->start_time,
+						true), &run);
 	mfp_runs_note(job_ptr->job_id, &run);
 }
 

@@ -133,6 +133,12 @@ static void _book(const booking_t *b)
 	_book_assoc_chain(b->job->assoc_ptr, b);
 }
 
+/* The UsageFactor of JOB's QOS (1 without one). */
+static double _usage_factor(const job_record_t *job)
+{
+	return job->qos_ptr ? job->qos_ptr->usage_factor : 1.0;
+}
+
 /* JOB as the core's charge sees it; COUNTS (slurmctld_tres_cnt) receives
  * its TRES, with the ones not counted (energy, not consumed) as 0. */
 static void _as_charged(job_record_t *job, bool at_end, uint64_t *counts,
@@ -154,7 +160,7 @@ static void _as_charged(job_record_t *job, bool at_end, uint64_t *counts,
 		(time_t) job->time_limit * 60;
 	in->expected_end = job->end_time_exp;
 	in->billable = 0.0;             /* the caller's, when it charges */
-	in->usage_factor = job->qos_ptr ? job->qos_ptr->usage_factor : 1.0;
+	in->usage_factor = _usage_factor(job);
 	in->tres = counts;
 	in->tres_cnt = cnt;
 }
@@ -184,6 +190,15 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 		 c.weight, (long) from, (long) to);
 	_book(&b);
 	return in.billable;
+}
+
+void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
+		      double billable, mfp_run_t *run)
+{
+	run->start = job->start_time;
+	run->charged_to = charged_to;
+	run->billable = billable;
+	run->usage_factor = _usage_factor(job);
 }
 
 void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,

@@ -39,6 +39,14 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 			bool at_end, bool mark_ended, double decay);
 
 /*
+ * RUN := JOB's current run as mfp_runs.h keeps it: its start, charged to
+ * CHARGED_TO at BILLABLE, at the UsageFactor of JOB's QOS (1 without).
+ * Returns nothing.
+ */
+void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
+		      double billable, mfp_run_t *run);
+
+/*
  * Book the rest of a run of JOB that has ended although JOB shows no end
  * of it (a running job requeued: mfp_runs.h): [RUN->charged_to, END] at
  * the run's own billing and UsageFactor, to JOB's tallies (its QOS, its
