@@ -122,5 +122,13 @@ for n in "${names[@]}"; do
 		res+=" log: $log"
 	fi
 	printf '%-12s %10s %8s  %s\n' "$n" "${runs:-?}" "$size" "$res"
+	# a finding told here whole enough to be mended from this output
+	# alone: the input (base64: it may hold any byte), then the report
+	if [[ $rc -ne 0 ]]; then
+		[[ -n ${art:-} && -f $art ]] &&
+			{ echo "  input, base64 (base64 -d to replay it):"; head -c 2048 "$art" | base64 | sed 's/^/    /'; }
+		grep -m 1 -A 14 -E 'ERROR|runtime error|SUMMARY' "$log" | sed 's/^/  | /'
+	fi
+	art=
 done
 exit "$found"
