@@ -513,15 +513,7 @@ typedef struct {
 	size_t off;              /* offsetof(mf_job_line_t, ...) */
 	const void *dflt;        /* handed to PARSE */
 	const char *why;         /* "FIELD=VALUE is not WHY" */
-	unsigned phase;          /* _EARLY or _LATE */
 } _fspec_t;
-
-/* Where the jobs file is read on two threads (mf_jobs_each), the strings
- * (_EARLY: interned, the table of them the reader thread's alone) are
- * read where the line is split, the numbers and times (_LATE) on the
- * other thread.  Only UserId of the strings can be at fault: the first
- * checked, it is still the first named. */
-enum { _EARLY = 1, _LATE = 2 };
 
 /* UserId=NAME(UID): user, then uid. */
 static int _fp_user(const char *v, void *to, const void *dflt)
@@ -642,24 +634,22 @@ static const uint32_t _one = 1;
 
 #define _AT(m) offsetof(mf_job_line_t, m)
 static const _fspec_t _fspec[] = {
-	{ F_USERID, _fp_user, _AT(user), NULL, "NAME(UID)", _EARLY },
-	{ F_ACCOUNT, _fp_str_set, _AT(account), "", NULL, _EARLY },
-	{ F_QOS, _fp_str_set, _AT(qos), NULL, NULL, _EARLY },
-	{ F_PRIORITY, _fp_u32, _AT(priority), &_one, "a number", _LATE },
-	{ F_NICE, _fp_i64, _AT(nice), NULL, "a number", _LATE },
-	{ F_SITEFACTOR, _fp_i64, _AT(site_factor), NULL, "a number", _LATE },
-	{ F_JOBSTATE, _fp_str, _AT(state), "PENDING", NULL, _EARLY },
-	{ F_REASON, _fp_str, _AT(reason), "None", NULL, _EARLY },
-	{ F_DEPENDENCY, _fp_set, _AT(dependent), NULL, NULL, _EARLY },
-	{ F_TIMELIMIT, _fp_limit, _AT(time_limit), NULL, "a time limit",
-	  _LATE },
-	{ F_SUBMITTIME, _fp_time, _AT(submit_time), NULL, "a time", _LATE },
-	{ F_ELIGIBLETIME, _fp_time, _AT(eligible_time), NULL, "a time",
-	  _LATE },
-	{ F_ACCRUETIME, _fp_accrue, _AT(accrue_time), NULL, "a time", _LATE },
-	{ F_PARTITION, _fp_parts, _AT(partitions), NULL, NULL, _EARLY },
-	{ F_NUMNODES, _fp_range, _AT(min_nodes), NULL, "N or N-M", _LATE },
-	{ F_NUMCPUS, _fp_range, _AT(min_cpus), &_one, "N or N-M", _LATE },
+	{ F_USERID, _fp_user, _AT(user), NULL, "NAME(UID)" },
+	{ F_ACCOUNT, _fp_str_set, _AT(account), "", NULL },
+	{ F_QOS, _fp_str_set, _AT(qos), NULL, NULL },
+	{ F_PRIORITY, _fp_u32, _AT(priority), &_one, "a number" },
+	{ F_NICE, _fp_i64, _AT(nice), NULL, "a number" },
+	{ F_SITEFACTOR, _fp_i64, _AT(site_factor), NULL, "a number" },
+	{ F_JOBSTATE, _fp_str, _AT(state), "PENDING", NULL },
+	{ F_REASON, _fp_str, _AT(reason), "None", NULL },
+	{ F_DEPENDENCY, _fp_set, _AT(dependent), NULL, NULL },
+	{ F_TIMELIMIT, _fp_limit, _AT(time_limit), NULL, "a time limit" },
+	{ F_SUBMITTIME, _fp_time, _AT(submit_time), NULL, "a time" },
+	{ F_ELIGIBLETIME, _fp_time, _AT(eligible_time), NULL, "a time" },
+	{ F_ACCRUETIME, _fp_accrue, _AT(accrue_time), NULL, "a time" },
+	{ F_PARTITION, _fp_parts, _AT(partitions), NULL, NULL },
+	{ F_NUMNODES, _fp_range, _AT(min_nodes), NULL, "N or N-M" },
+	{ F_NUMCPUS, _fp_range, _AT(min_cpus), &_one, "N or N-M" },
 };
 #undef _AT
 
@@ -733,26 +723,24 @@ static const char *_file_name(const char *file)
 	return last;
 }
 
-/* The fields F of PHASES (_EARLY, _LATE) of the line LINE of FILE into
- * JOB (its JobId and name read), by _fspec.  Returns 0, or -1 with errp
- * naming the field. */
+/* The fields F of the line LINE of FILE into JOB (its JobId and name
+ * read), by _fspec.  Where the file is read on two threads
+ * (mf_jobs_each), this runs on the caller's: the strings are interned
+ * there, the table of them its thread's alone.  Returns 0, or -1 with
+ * errp naming the field. */
 static int _job_fill(mf_job_line_t *job, char *const *f, const char *file,
-		     int line, unsigned phases, mf_error_t *errp)
+		     int line, mf_error_t *errp)
 {
-	if (phases & _EARLY)
-		job->file = _file_name(file);
+	job->file = _file_name(file);
 	for (size_t i = 0; i < G_N_ELEMENTS(_fspec); i++) {
 		const _fspec_t *s = &_fspec[i];
 
-		if (!(s->phase & phases))
-			continue;
 		if (s->parse(f[s->f], (char *)job + s->off, s->dflt))
 			return mf_errprintf(errp, "%s:%d: job %s: %s=%s is not "
 					    "%s", file, line, job->job_id_str,
 					    _field_keys[s->f], f[s->f], s->why);
 	}
-	if (phases & _EARLY)
-		_job_tres(job, f);
+	_job_tres(job, f);
 	return 0;
 }
 
@@ -779,7 +767,7 @@ static mf_job_line_t *_job_line_parse(char *text, const char *file,
 	char *f[F_N];
 	mf_job_line_t *job = _job_line_split(text, file, line, f, errp);
 
-	if (job && _job_fill(job, f, file, line, _EARLY | _LATE, errp)) {
+	if (job && _job_fill(job, f, file, line, errp)) {
 		mf_job_line_free(job);
 		return NULL;
 	}
@@ -1057,8 +1045,9 @@ typedef struct {
 	int rc;
 } _load_t;
 
-/* _late_field[F_*]: read on FN's thread (set by _each_job_line) */
-static bool _late_field[F_N];
+/* _filled[F_*]: read by _job_fill() (F_JOBID and the array's fields
+ * are read where the line is split; set by _each_job_line) */
+static bool _filled[F_N];
 
 static void _batch_free(gpointer p)
 {
@@ -1082,7 +1071,7 @@ static int _pipe_put(_pipe_t *pp, mf_job_line_t *job, char *const *f,
 		size_t n;
 
 		r->at[i] = 0;
-		if (!f[i] || !(_late_field[i]))
+		if (!f[i] || !_filled[i])
 			continue;
 		n = strlen(f[i]) + 1;
 		if (b->len + n > b->cap) {
@@ -1147,11 +1136,7 @@ static int _job_fn(char *text, const char *path, int lineno, bool cut,
 
 		if (!(job = _job_line_split(text, path, lineno, f, errp)))
 			return -1;
-		if (_job_fill(job, f, path, lineno, _EARLY, errp)) {
-			mf_job_line_free(job);
-			return -1;
-		}
-		/* the other thread reads the rest, then looks for the job
+		/* the other thread reads the values, then looks for the job
 		 * listed twice, as below */
 		return _pipe_put(ld->pipe, job, f, cut);
 	}
@@ -1193,7 +1178,7 @@ static int _rec_take(_load_t *ld, const _batch_t *b, const _rec_t *r,
 
 	for (int i = 0; i < F_N; i++)
 		f[i] = r->at[i] ? b->text + r->at[i] - 1 : NULL;
-	if (_job_fill(job, f, ld->path, job->line, _LATE, errp) ||
+	if (_job_fill(job, f, ld->path, job->line, errp) ||
 	    ((first = _idset_add(&ld->ids, job->job_id, job->line)) &&
 	     mf_errprintf(errp, "%s:%d: job %u is listed twice (first at "
 			  "line %d)", ld->path, job->line, job->job_id,
@@ -1261,8 +1246,8 @@ static int _each_job_line(const char *path, _load_t *ld, mf_error_t *errp)
 
 	_layout_init();
 	for (size_t i = 0; i < G_N_ELEMENTS(_fspec); i++)
-		if (_fspec[i].phase == _LATE)
-			_late_field[_fspec[i].f] = true;
+		_filled[_fspec[i].f] = true;
+	_filled[F_TRES] = _filled[F_REQTRES] = _filled[F_ALLOCTRES] = true;
 	for (int i = 0; i < _BATCHES - 1; i++)
 		g_async_queue_push(pp.empty, g_new0(_batch_t, 1));
 	pp.cur = g_new0(_batch_t, 1);

@@ -242,18 +242,43 @@ typedef struct {
 	const mf_part_t *p[];
 } _parts_t;
 
+/* The key of mf_prun_bcache_t.assoc: three interned strings (or NULL). */
+typedef struct {
+	const char *acct, *user, *part;
+} _akey_t;
+
+static guint _akey_hash(gconstpointer k)
+{
+	const _akey_t *a = k;
+	uint64_t h = (uintptr_t)a->acct * 0x9E3779B97F4A7C15ULL;
+
+	h = (h ^ (uintptr_t)a->user) * 0x9E3779B97F4A7C15ULL;
+	h = (h ^ (uintptr_t)a->part) * 0x9E3779B97F4A7C15ULL;
+	return (guint)(h >> 32);
+}
+
+static gboolean _akey_equal(gconstpointer x, gconstpointer y)
+{
+	const _akey_t *a = x, *b = y;
+
+	return a->acct == b->acct && a->user == b->user && a->part == b->part;
+}
+
 void mf_prun_bcache_init(mf_prun_bcache_t *bc)
 {
 	bc->parts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					  g_free);
 	bc->tres = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					 g_free);
+	bc->assoc = g_hash_table_new_full(_akey_hash, _akey_equal, g_free,
+					  NULL);
 }
 
 void mf_prun_bcache_clear(mf_prun_bcache_t *bc)
 {
 	g_clear_pointer(&bc->parts, g_hash_table_unref);
 	g_clear_pointer(&bc->tres, g_hash_table_unref);
+	g_clear_pointer(&bc->assoc, g_hash_table_unref);
 }
 
 /* The times, size and nice of J's line into its core inputs. */
@@ -375,12 +400,40 @@ static void _job_prios(const _ctx_t *c, _job_t *j)
 	}
 }
 
+/* The association of KEY's account, user and partition, else of the
+ * account and user, through BC: NULL if none. */
+static mf_assoc_t *_assoc_cached(const _ctx_t *c, mf_prun_bcache_t *bc,
+				 const _akey_t *key)
+{
+	_akey_t bare = { key->acct, key->user, NULL };
+	mf_assoc_t *a = g_hash_table_lookup(bc->assoc, key);
+
+	if (a)
+		return a;
+	if (key->part && (a = mf_tree_find_user_part(c->tree, key->acct,
+						     key->user, key->part)))
+		goto found;
+	if (!(a = g_hash_table_lookup(bc->assoc, &bare))) {
+		if (!(a = mf_tree_find_user_part(c->tree, key->acct, key->user,
+						 NULL)))
+			return NULL;
+		g_hash_table_insert(bc->assoc, g_memdup2(&bare, sizeof(bare)),
+				    a);
+	}
+found:
+	if (key->part)
+		g_hash_table_insert(bc->assoc, g_memdup2(key, sizeof(*key)), a);
+	return a;
+}
+
 /* J's fair-share factor from the tree, when there is one. */
-static void _job_fs(const _ctx_t *c, _job_t *j)
+static void _job_fs(const _ctx_t *c, _job_t *j, mf_prun_bcache_t *bc)
 {
 	const mf_job_line_t *l = j->line;
 	mf_prio_job_t *pj = &j->job;
-	const mf_assoc_t *a;
+	_akey_t key = { l->account, l->user,
+			l->partitions ? l->partitions[0] : NULL };
+	mf_assoc_t *a = NULL;
 
 	j->fs_note = "no association data";
 	if (!c->tree)
@@ -389,8 +442,9 @@ static void _job_fs(const _ctx_t *c, _job_t *j)
 	 * without partition, as slurmctld picks it (a job of several
 	 * partitions has no per-partition association: slurmctld refuses
 	 * such a submission) */
-	a = mf_tree_find_job_assoc(c->tree, l->account, l->user,
-				   l->partitions ? l->partitions[0] : NULL);
+	a = bc ? _assoc_cached(c, bc, &key) :
+		 mf_tree_find_job_assoc(c->tree, l->account, l->user,
+					key.part);
 	if (!a) {
 		mf_prun_warn("%s:%d: job %u: no association for user %s in account "
 		      "%s: fair-share factor 0", l->file, l->line, l->job_id,
@@ -458,7 +512,7 @@ int mf_prun_build_job(_ctx_t *c, _job_t *j, time_t now, mf_prun_bcache_t *bc)
 		pj->part_cnt = (uint32_t)nparts;
 	}
 	_job_prios(c, j);
-	_job_fs(c, j);
+	_job_fs(c, j, bc);
 	return _job_tres(c, j, bc);
 }
 

@@ -113,12 +113,15 @@ int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 /*
  * What mf_prun_build_job() found for the jobs before, by the strings
  * jobs_input interned (one pointer for one text): a partition list's
- * partitions in tier order, a TRES string's counts.  Only what warned of
+ * partitions in tier order, a TRES string's counts, an account, user and
+ * partition's association.  Only what warned of
  * nothing is kept.  For one run over one conf.
  */
 typedef struct {
 	GHashTable *parts;           /* list -> its partitions in tier order */
 	GHashTable *tres;            /* TRES string -> uint64_t[cnt] */
+	GHashTable *assoc;           /* account, user, first partition ->
+				      * the job's association */
 } mf_prun_bcache_t;
 
 /* Print "mfprio: warning: " and FMT's message to stderr, unless the run

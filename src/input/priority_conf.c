@@ -320,21 +320,28 @@ static void _read_nodes(mf_prio_conf_t *pc, const mf_conf_t *conf)
 	g_ptr_array_unref(dflt);
 }
 
-static mf_conf_node_t *_find_node(mf_prio_conf_t *pc, const char *name)
+/* The nodes of PC by name (names and nodes borrowed from PC). */
+static GHashTable *_nodes_by_name(const mf_prio_conf_t *pc)
 {
+	GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+
 	for (guint i = 0; i < pc->nodes->len; i++) {
 		mf_conf_node_t *n = pc->nodes->pdata[i];
 
-		if (!strcmp(n->name, name))
-			return n;
+		/* a name defined twice: the first line's node, as before */
+		if (!g_hash_table_contains(h, n->name))
+			g_hash_table_insert(h, n->name, n);
 	}
-	return NULL;
+	return h;
 }
 
+/* The nodes of the partition's Nodes= P, each once, looked up in BY_NAME
+ * (a site's partitions list thousands of nodes: no search along a list). */
 static void _part_nodes(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
-			mf_conf_part_t *part)
+			GHashTable *by_name, mf_conf_part_t *part)
 {
 	GPtrArray *names;
+	GHashTable *have;
 	mf_error_t e;
 
 	if (!p)
@@ -348,8 +355,10 @@ static void _part_nodes(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
 		_warn(pc, p, "%s; the partition has no nodes", e.text);
 		return;
 	}
+	have = g_hash_table_new(g_direct_hash, g_direct_equal);
 	for (guint i = 0; i < names->len; i++) {
-		mf_conf_node_t *n = _find_node(pc, names->pdata[i]);
+		mf_conf_node_t *n = g_hash_table_lookup(by_name,
+							names->pdata[i]);
 
 		if (!n) {
 			_warn(pc, p, "node '%s' is not defined by a NodeName "
@@ -357,9 +366,10 @@ static void _part_nodes(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
 			continue;
 		}
 		/* a node listed twice counts once */
-		if (!g_ptr_array_find(part->nodes, n, NULL))
+		if (g_hash_table_add(have, n))
 			g_ptr_array_add(part->nodes, n);
 	}
+	g_hash_table_unref(have);
 	g_ptr_array_unref(names);
 }
 
@@ -389,6 +399,7 @@ static void _part_tres(mf_prio_conf_t *pc, mf_conf_part_t *part)
 static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 {
 	GPtrArray *dflt = g_ptr_array_new();
+	GHashTable *by_name = _nodes_by_name(pc);
 
 	for (guint r = 0; r < conf->records->len; r++) {
 		const mf_conf_record_t *rec = conf->records->pdata[r];
@@ -417,7 +428,7 @@ static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 		part->part.priority_tier = 1;
 		part->part.max_time = MF_INFINITE;
 
-		_part_nodes(pc, _rec_get(rec, dflt, "Nodes"), part);
+		_part_nodes(pc, _rec_get(rec, dflt, "Nodes"), by_name, part);
 		if ((p = _rec_get(rec, dflt, "PriorityJobFactor"))) {
 			uint16_t v;
 
@@ -478,6 +489,7 @@ static void _read_parts(mf_prio_conf_t *pc, const mf_conf_t *conf)
 		part->part.billing_weights = part->billing_weights;
 		g_ptr_array_add(pc->parts, part);
 	}
+	g_hash_table_unref(by_name);
 	g_ptr_array_unref(dflt);
 }
 

@@ -57,12 +57,49 @@ static int _numbers(const char *s, unsigned long long v[4])
 	return n;
 }
 
+/* Two digits at S as a number, or -1. */
+static int _two(const char *s)
+{
+	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
+		return -1;
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+/* The shape scontrol prints limits in, [DAYS-]HH:MM:SS (at most 5 digits
+ * of days), read without the general path: its seconds, or -1 for any
+ * other text (which the general path then reads, with the same result). */
+static long long _scontrol_shape(const char *s)
+{
+	long long days = 0;
+	int h, m, sec, nd = 0;
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9' && nd < 6)
+		days = days * 10 + (*p++ - '0'), nd++;
+	if (*p == '-' && nd >= 1 && nd <= 5)
+		p++;
+	else if (nd == 2 && *p == ':')
+		p = s, days = 0;
+	else
+		return -1;
+	if ((h = _two(p)) < 0 || p[2] != ':' || (m = _two(p + 3)) < 0 ||
+	    p[5] != ':' || (sec = _two(p + 6)) < 0 || p[8])
+		return -1;
+	return days * 86400 + h * 3600 + m * 60 + sec;
+}
+
 int mf_timestr_secs(const char *s, uint32_t *secs, bool *unlimited,
 		    mf_error_t *errp)
 {
 	unsigned long long v[4] = { 0, 0, 0, 0 }, total;
+	long long quick;
 	int n;
 
+	if (s && (quick = _scontrol_shape(s)) >= 0 && quick <= 0x7fffffff) {
+		*secs = (uint32_t)quick;
+		*unlimited = false;
+		return 0;
+	}
 	if (!s || !*s)
 		return mf_errprintf(errp, "empty time string");
 	if (!strcasecmp(s, "UNLIMITED") || !strcasecmp(s, "INFINITE") ||
