@@ -426,9 +426,10 @@ static bool _later_end(const char *end, int pos)
 /*
  * Split the line TEXT (modified: NULs written after keys and values) into
  * VAL[F_*] (pointers into TEXT, NULL when absent; the first occurrence of
- * a key wins), skipping free-text values as _layout says.
+ * a key wins) and LEN[F_*] (the length of each value found), skipping
+ * free-text values as _layout says.
  */
-static void _fields(char *text, char *val[F_N])
+static void _fields(char *text, char *val[F_N], uint32_t len[F_N])
 {
 	int text_pos = -1;       /* in a free-text value: its key's index */
 	int hint = 0;            /* just after the last key's index */
@@ -474,8 +475,10 @@ static void _fields(char *text, char *val[F_N])
 		if (*end)
 			p++;
 		*end = '\0';
-		if (f >= 0 && !val[f])
+		if (f >= 0 && !val[f]) {
 			val[f] = eq + 1;
+			len[f] = (uint32_t)(end - (eq + 1));
+		}
 		/* past the TRES (TRES=, or ReqTRES= and AllocTRES=), in
 		 * scontrol's order, only SiteFactor (ours, rare) is left to
 		 * read: the rest of the line is not looked at without one */
@@ -744,15 +747,17 @@ static int _job_fill(mf_job_line_t *job, char *const *f, const char *file,
 	return 0;
 }
 
-/* The line TEXT split into F, and a new record with its JobId and name
- * (the rest for _job_fill); NULL with errp set. */
+/* The line TEXT split into F (the values' lengths in LEN), and a new
+ * record with its JobId and name (the rest for _job_fill); NULL with errp
+ * set. */
 static mf_job_line_t *_job_line_split(char *text, const char *file,
-				      int line, char **f, mf_error_t *errp)
+				      int line, char **f, uint32_t *len,
+				      mf_error_t *errp)
 {
 	mf_job_line_t *job = g_new0(mf_job_line_t, 1);
 
 	_layout_init();
-	_fields(text, f);
+	_fields(text, f, len);
 	job->line = line;
 	if (_job_name(job, f, file, line, errp)) {
 		mf_job_line_free(job);
@@ -765,7 +770,8 @@ static mf_job_line_t *_job_line_parse(char *text, const char *file,
 				      int line, mf_error_t *errp)
 {
 	char *f[F_N];
-	mf_job_line_t *job = _job_line_split(text, file, line, f, errp);
+	uint32_t len[F_N];
+	mf_job_line_t *job = _job_line_split(text, file, line, f, len, errp);
 
 	if (job && _job_fill(job, f, file, line, errp)) {
 		mf_job_line_free(job);
@@ -1057,10 +1063,10 @@ static void _batch_free(gpointer p)
 	g_free(b);
 }
 
-/* Hand JOB, its values F, to the other thread.  Returns 0, or -2 once
- * that thread stopped. */
+/* Hand JOB, its values F (of lengths LEN), to the other thread.  Returns
+ * 0, or -2 once that thread stopped. */
 static int _pipe_put(_pipe_t *pp, mf_job_line_t *job, char *const *f,
-		     bool cut)
+		     const uint32_t *len, bool cut)
 {
 	_batch_t *b = pp->cur;
 	_rec_t *r = &b->rec[b->n++];
@@ -1073,7 +1079,7 @@ static int _pipe_put(_pipe_t *pp, mf_job_line_t *job, char *const *f,
 		r->at[i] = 0;
 		if (!f[i] || !_filled[i])
 			continue;
-		n = strlen(f[i]) + 1;
+		n = (size_t)len[i] + 1;
 		if (b->len + n > b->cap) {
 			b->cap = 2 * (b->len + n) + 64 * 1024;
 			b->text = g_realloc(b->text, b->cap);
@@ -1133,12 +1139,13 @@ static int _job_fn(char *text, const char *path, int lineno, bool cut,
 				    missing);
 	if (ld->pipe) {
 		char *f[F_N];
+		uint32_t len[F_N];
 
-		if (!(job = _job_line_split(text, path, lineno, f, errp)))
+		if (!(job = _job_line_split(text, path, lineno, f, len, errp)))
 			return -1;
 		/* the other thread reads the values, then looks for the job
 		 * listed twice, as below */
-		return _pipe_put(ld->pipe, job, f, cut);
+		return _pipe_put(ld->pipe, job, f, len, cut);
 	}
 	if (!(job = _job_line_parse(text, path, lineno, errp)))
 		return -1;

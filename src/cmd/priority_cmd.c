@@ -272,6 +272,8 @@ typedef struct {
 	uint32_t *weighted;          /* the TRES with a weight, by index */
 	uint32_t weighted_cnt;
 	mf_prun_bcache_t bc;                /* what the jobs before found */
+	double *scratch;             /* 4 x the TRES count: the TRES arrays
+				      * of a job's two results (bound) */
 } _stream_t;
 
 /* Whether NAME is in the NULL-ended LIST (NULL: every name is). */
@@ -344,14 +346,14 @@ static int _stream_fn(mf_job_line_t *l, void *arg)
 			rc = 0;
 		goto out;
 	}
-	mf_prio_result_init(&j.base, tres_cnt);
+	mf_prio_result_bind(&j.base, tres_cnt, st->scratch);
 	mf_priority_compute(&c->cfg, &j.job, st->now, &j.base);
 	if (!j.job.parts) {
 		_lean_add(st, &j, &j.base);
 	} else {
 		mf_prio_result_t r;
 
-		mf_prio_result_init(&r, tres_cnt);
+		mf_prio_result_bind(&r, tres_cnt, st->scratch + 2 * tres_cnt);
 		for (uint32_t k = 0; k < j.job.part_cnt; k++) {
 			mf_priority_in_part(&c->cfg, &j.job, &j.base,
 					    j.job.parts[k], &r);
@@ -704,8 +706,10 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 		if (c->cfg.weight_tres[k])
 			st.weighted[st.weighted_cnt++] = k;
 	mf_prun_bcache_init(&st.bc);
+	st.scratch = g_new0(double, 4 * (size_t)c->pc->tres->cnt + 1);
 	rc = mf_jobs_each(o->jobs, _stream_fn, &st, &e);
 	mf_prun_bcache_clear(&st.bc);
+	g_free(st.scratch);
 	if (rc < 0) {
 		mf_cmd_error("%s", e.text);
 		rc = MF_EXIT_INPUT;

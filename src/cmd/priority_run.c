@@ -54,8 +54,12 @@ void mf_prun_warn(const char *fmt, ...)
 
 void mf_prun_job_clear(_job_t *j)
 {
-	g_free(j->parts);
-	g_free(j->tres_cnt);
+	if (!j->parts_cached)
+		g_free(j->parts);
+	if (!j->tres_cached)
+		g_free(j->tres_cnt);
+	j->parts = NULL;
+	j->tres_cnt = NULL;
 	mf_prio_result_clear(&j->base);
 }
 
@@ -324,7 +328,8 @@ static int _job_parts(const _ctx_t *c, _job_t *j, mf_prun_bcache_t *bc)
 	_parts_t *keep;
 
 	if (bc && (hit = g_hash_table_lookup(bc->parts, l->partitions))) {
-		j->parts = g_memdup2(hit->p, sizeof(*hit->p) * hit->n);
+		j->parts = (const mf_part_t **)hit->p;
+		j->parts_cached = true;
 		return (int)hit->n;
 	}
 	nparts = g_strv_length((gchar **)l->partitions);
@@ -467,7 +472,8 @@ static int _job_tres(const _ctx_t *c, _job_t *j, mf_prun_bcache_t *bc)
 	mf_error_t e;
 
 	if (bc && l->tres && (hit = g_hash_table_lookup(bc->tres, l->tres))) {
-		j->tres_cnt = g_memdup2(hit, size);
+		j->tres_cnt = (uint64_t *)hit;
+		j->tres_cached = true;
 		j->job.tres_cnt = j->tres_cnt;
 		return MF_EXIT_OK;
 	}

@@ -32,6 +32,9 @@ typedef struct {
 	mf_prio_job_t job;
 	const mf_part_t **parts;     /* tier order */
 	uint64_t *tres_cnt;
+	bool parts_cached;           /* parts is the cache's
+				      * (mf_prun_bcache_t), not the job's */
+	bool tres_cached;            /* so is tres_cnt */
 	const char *fs_note;         /* why its fair-share is what it is */
 	mf_prio_result_t base;
 } mf_prun_job_t;
