@@ -13,27 +13,17 @@
 # three times and the fastest kept (the machine is shared).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-mfprio=${1:-}
-if [ -z "$mfprio" ]; then
-	if [ -x "$here/../_build/bench/mfprio" ]; then
-		mfprio=$here/../_build/bench/mfprio
-	else
-		mfprio=$(command -v mfprio)
-	fi
-fi
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+find_mfprio "${1:-}"
 work=${2:-/var/tmp/mfprio-bench}
 [ $# -gt 2 ] && shift 2 || set -- 10000 100000 1000000
-if [ ! -x /usr/bin/time ]; then
-	echo "bench_mfprio: /usr/bin/time is missing (apt-get install time)" >&2
-	exit 1
-fi
+need_time
 mkdir -p "$work"
-TZ=UTC
-export TZ
 printf '%10s %9s %9s %8s %9s\n' jobs dump_MB rows wall_s peak_MB
 for n in "$@"; do
 	d=$work/$n
-	[ -s "$d/jobs.txt" ] || python3 "$here/gen_jobs.py" "$d" "$n"
+	make_jobs "$d" "$n"
 	best_t='' best_m=''
 	for _ in 1 2 3; do
 		/usr/bin/time -f '%e %M' -o "$work/time.txt" \

@@ -21,25 +21,14 @@
 # lines starting "csv," (bench/plot_replay.py draws them).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-mfprio=${1:-}
-if [ -z "$mfprio" ]; then
-	if [ -x "$here/../_build/bench/mfprio" ]; then
-		mfprio=$here/../_build/bench/mfprio
-	else
-		mfprio=$(command -v mfprio)
-	fi
-fi
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+find_mfprio "${1:-}"
 work=${2:-/var/tmp/mfprio-bench}
 if [ $# -gt 2 ]; then shift 2; else set -- 1000000 10000000; fi
 runs=${MFPRIO_BENCH_RUNS:-3}
-if [ ! -x /usr/bin/time ]; then
-	echo "bench_replay: /usr/bin/time is missing (apt-get install time)" >&2
-	exit 1
-fi
+need_time
 mkdir -p "$work"
-# gen_history.py writes UTC times
-TZ=UTC
-export TZ
 
 label() {
 	case $1 in
@@ -60,7 +49,7 @@ printf '%-9s %9s %8s %22s %7s %8s %10s   %s\n' what-if records hist_MB \
 	'wall_s min/med/max' user_s peak_MiB records/s 'load before/after'
 for n in "$@"; do
 	d=$work/replay-$(label "$n")
-	[ -s "$d/sacct.txt" ] || python3 "$here/gen_history.py" "$d" "$n"
+	make_history "$d" "$n"
 	mb=$(($(wc -c <"$d/sacct.txt") / 1000000))
 	for what in halflife share; do
 		case $what in

@@ -19,23 +19,13 @@
 # median of the pair ratios.  Needs GNU time (/usr/bin/time).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-mfprio=${1:-}
-if [ -z "$mfprio" ]; then
-	if [ -x "$here/../_build/bench/mfprio" ]; then
-		mfprio=$here/../_build/bench/mfprio
-	else
-		mfprio=$(command -v mfprio)
-	fi
-fi
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+find_mfprio "${1:-}"
 d=${2:-/var/tmp/mfprio-bench/1000000}
 runs=${3:-7}
-if [ ! -x /usr/bin/time ]; then
-	echo "bench_vs_grep: /usr/bin/time is missing (apt-get install time)" >&2
-	exit 1
-fi
-[ -s "$d/jobs.txt" ] || python3 "$here/gen_jobs.py" "$d" 1000000
-TZ=UTC
-export TZ
+need_time
+make_jobs "$d" 1000000
 out=$(dirname "$d")/out.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -21,9 +21,11 @@ deterministic for a given seed.
 """
 import math
 import os
-import random
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchsite  # noqa: E402
 
 YEAR0 = 1672531200          # 2023-01-01T00:00:00 UTC
 YEAR = 365 * 86400
@@ -46,48 +48,21 @@ class Times:
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    out, n = sys.argv[1], int(sys.argv[2])
-    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 12)
-    os.makedirs(out, exist_ok=True)
-    nparent, nacct, nuser = 20, 200, 5000
-    parts = ["p%02d" % i for i in range(12)]
-    qos = ["normal", "high", "low", "debug", "long", "gpu", "scav", "urgent"]
+    out, n, rng = benchsite.command_line(__doc__)
+    parts, qos, nuser = benchsite.PARTS, benchsite.QOS, benchsite.NUSER
 
-    with open(os.path.join(out, "slurm.conf"), "w") as f:
-        f.write("ClusterName=bench\nPriorityType=priority/multifactor\n"
-                "AccountingStorageType=accounting_storage/slurmdbd\n"
-                "AccountingStorageEnforce=associations,limits,qos\n"
-                "PriorityDecayHalfLife=7-0\nPriorityMaxAge=14-0\n"
-                "PriorityCalcPeriod=5\n"
-                "PriorityWeightAge=10000\nPriorityWeightFairshare=100000\n"
-                "PriorityWeightJobSize=1000\nPriorityWeightPartition=5000\n"
-                "PriorityWeightQOS=20000\n"
-                "NodeName=c[0001-1000] CPUs=64 RealMemory=256000\n"
-                "NodeName=g[001-100] CPUs=64 RealMemory=512000\n")
-        for i, p in enumerate(parts):
-            nodes = "g[001-100]" if i % 4 == 3 else "c[0001-1000]"
-            f.write("PartitionName=%s Nodes=%s PriorityJobFactor=%d "
-                    "PriorityTier=%d MaxTime=7-0%s\n"
-                    % (p, nodes, 1 + 10 * i, 1 + i % 3,
-                       " Default=YES" if i == 0 else ""))
-    with open(os.path.join(out, "qos.txt"), "w") as f:
-        for i, q in enumerate(qos):
-            f.write("%s|%d\n" % (q, i * 100))
-    users = []
-    with open(os.path.join(out, "assoc.txt"), "w") as fa:
-        fa.write("root|||1\n")
-        for p in range(nparent):
-            fa.write("dept%02d||root|%d\n" % (p, rng.randint(1, 100)))
-        for a in range(nacct):
-            fa.write("acct%03d||dept%02d|%d\n"
-                     % (a, a % nparent, rng.randint(1, 50)))
-        for u in range(nuser):
-            a = u % nacct
-            name = "user%04d" % u
-            users.append((name, "acct%03d" % a))
-            fa.write("acct%03d|%s||%d\n" % (a, name, rng.randint(1, 10)))
+    benchsite.write_conf(out, "PriorityType=priority/multifactor\n"
+                         "AccountingStorageType=accounting_storage/slurmdbd\n"
+                         "AccountingStorageEnforce=associations,limits,qos\n"
+                         "PriorityDecayHalfLife=7-0\nPriorityMaxAge=14-0\n"
+                         "PriorityCalcPeriod=5\n"
+                         "PriorityWeightAge=10000\n"
+                         "PriorityWeightFairshare=100000\n"
+                         "PriorityWeightJobSize=1000\n"
+                         "PriorityWeightPartition=5000\n"
+                         "PriorityWeightQOS=20000\n")
+    benchsite.write_qos(out)
+    users = benchsite.write_assoc(out, rng)
 
     tm = Times()
     lmin, lmax = math.log(60), math.log(2 * 86400)
@@ -99,7 +74,7 @@ def main():
         w = f.write
         step = YEAR / max(n, 1)
         for k in range(n):
-            user, acct = users[picks[k % len(picks)]]
+            user, _, acct = users[picks[k % len(picks)]]
             submit = YEAR0 + int(k * step)
             elig = submit + (rng.randint(0, 600) if rng.random() < 0.1 else 0)
             cpus = cpus_of[rng.randrange(9)]

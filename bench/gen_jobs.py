@@ -14,9 +14,11 @@ in UTC: read them with TZ=UTC.  Only the standard library; deterministic
 for a given seed.
 """
 import os
-import random
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchsite  # noqa: E402
 
 
 def tm(t):
@@ -25,53 +27,23 @@ def tm(t):
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    out, njobs = sys.argv[1], int(sys.argv[2])
-    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 12)
-    os.makedirs(out, exist_ok=True)
+    out, njobs, rng = benchsite.command_line(__doc__)
     now = 1700000000
-    nparent, nacct, nuser = 20, 200, 5000
-    parts = ["p%02d" % i for i in range(12)]
-    qos = ["normal", "high", "low", "debug", "long", "gpu", "scav", "urgent"]
+    parts, qos, nuser = benchsite.PARTS, benchsite.QOS, benchsite.NUSER
 
-    with open(os.path.join(out, "slurm.conf"), "w") as f:
-        f.write("ClusterName=bench\nPriorityType=priority/multifactor\n"
-                "AccountingStorageType=accounting_storage/slurmdbd\n"
-                "PriorityDecayHalfLife=7-0\nPriorityMaxAge=14-0\n"
-                "PriorityWeightAge=10000\nPriorityWeightFairshare=100000\n"
-                "PriorityWeightJobSize=1000\nPriorityWeightPartition=5000\n"
-                "PriorityWeightQOS=20000\n"
-                "PriorityWeightTRES=CPU=1000,Mem=500,GRES/gpu=3000\n"
-                "AccountingStorageTRES=gres/gpu\nGresTypes=gpu\n"
-                "NodeName=c[0001-1000] CPUs=64 RealMemory=256000\n"
-                "NodeName=g[001-100] CPUs=64 RealMemory=512000 "
-                "Gres=gpu:4\n")
-        for i, p in enumerate(parts):
-            nodes = "g[001-100]" if i % 4 == 3 else "c[0001-1000]"
-            f.write("PartitionName=%s Nodes=%s PriorityJobFactor=%d "
-                    "PriorityTier=%d MaxTime=7-0%s\n"
-                    % (p, nodes, 1 + 10 * i, 1 + i % 3,
-                       " Default=YES" if i == 0 else ""))
-    with open(os.path.join(out, "qos.txt"), "w") as f:
-        for i, q in enumerate(qos):
-            f.write("%s|%d\n" % (q, i * 100))
-    users = []
-    with open(os.path.join(out, "assoc.txt"), "w") as fa, \
-            open(os.path.join(out, "usage.txt"), "w") as fu:
-        fa.write("root|||1\n")
-        for p in range(nparent):
-            fa.write("dept%02d||root|%d\n" % (p, rng.randint(1, 100)))
-        for a in range(nacct):
-            fa.write("acct%03d||dept%02d|%d\n"
-                     % (a, a % nparent, rng.randint(1, 50)))
-        for u in range(nuser):
-            a = u % nacct
-            name = "user%04d" % u
-            users.append((name, 10000 + u, "acct%03d" % a))
-            fa.write("acct%03d|%s||%d\n" % (a, name, rng.randint(1, 10)))
-            fu.write("acct%03d|%s|%d\n"
-                     % (a, name, rng.randint(0, 10 ** 7)))
+    benchsite.write_conf(out, "PriorityType=priority/multifactor\n"
+                         "AccountingStorageType=accounting_storage/slurmdbd\n"
+                         "PriorityDecayHalfLife=7-0\nPriorityMaxAge=14-0\n"
+                         "PriorityWeightAge=10000\n"
+                         "PriorityWeightFairshare=100000\n"
+                         "PriorityWeightJobSize=1000\n"
+                         "PriorityWeightPartition=5000\n"
+                         "PriorityWeightQOS=20000\n"
+                         "PriorityWeightTRES=CPU=1000,Mem=500,GRES/gpu=3000\n"
+                         "AccountingStorageTRES=gres/gpu\nGresTypes=gpu\n",
+                         gres="gpu:4")
+    benchsite.write_qos(out)
+    users = benchsite.write_assoc(out, rng, usage=True)
     words = ["analysis", "run", "mesh=fine", "step", "QOS=high", "ensemble",
              "Account=x", "sweep", "final", "v2", "Partition=p00", "test"]
     with open(os.path.join(out, "jobs.txt"), "w") as f:

@@ -9,7 +9,11 @@ side by side: the decay thread's CPU per cycle, the longest job-RPC stall,
 sprio's wall time and slurmctld's RSS.
 """
 import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import svgplot  # noqa: E402
 
 PANELS = [
     ("decay_cpu_us_per_cycle", "decay thread CPU a cycle (ms)", 1e-3),
@@ -19,11 +23,7 @@ PANELS = [
 ]
 COLORS = {"upstream": "#d62728", "ours": "#1f77b4"}
 W, H = 320, 260
-ML, MR, MT, MB = 62, 12, 36, 44
-
-
-def esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+MARGINS = (62, 12, 36, 44)      # left, right, top, bottom of a panel
 
 
 def main():
@@ -33,50 +33,25 @@ def main():
     if not rows:
         sys.exit("plot_controller: %s: no rows" % sys.argv[1])
     jobs = sorted({int(r["jobs"]) for r in rows})
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="11">' % (W * 2, H * 2 + 24)]
-    out.append('<rect width="100%" height="100%" fill="white"/>')
-    out.append('<text x="%d" y="16" font-size="13">mfprio vs upstream '
-               'priority/multifactor in slurmctld</text>' % 8)
+    body = [svgplot.text(8, 16, "mfprio vs upstream priority/multifactor "
+                         "in slurmctld", 13)]
+    # the panels two a row under the figure's title
     for k, (key, title, scale) in enumerate(PANELS):
-        ox, oy = (k % 2) * W, 24 + (k // 2) * H
-        pts = {p: [(int(r["jobs"]), float(r[key]) * scale)
-                   for r in rows if r["plugin"] == p] for p in COLORS}
+        pts = {p: sorted((int(r["jobs"]), float(r[key]) * scale)
+                         for r in rows if r["plugin"] == p) for p in COLORS}
         ymax = max([y for p in pts.values() for _, y in p] + [1e-9]) * 1.1
-        xmax = max(jobs) * 1.05
-        pw, ph = W - ML - MR, H - MT - MB
-
-        def X(x):
-            return ox + ML + pw * x / xmax
-
-        def Y(y):
-            return oy + MT + ph * (1 - y / ymax)
-        out.append('<text x="%d" y="%d" font-size="12">%s</text>'
-                   % (ox + ML, oy + MT - 12, esc(title)))
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" '
-                   'stroke="#888"/>' % (ox + ML, oy + MT, pw, ph))
-        for i in range(5):
-            yv = ymax * i / 4
-            out.append('<text x="%d" y="%.1f" text-anchor="end">%.3g</text>'
-                       % (ox + ML - 4, Y(yv) + 4, yv))
-        for j in jobs:
-            out.append('<text x="%.1f" y="%d" text-anchor="middle">%dk</text>'
-                       % (X(j), oy + MT + ph + 14, j // 1000))
-        out.append('<text x="%d" y="%d" text-anchor="middle">pending jobs'
-                   '</text>' % (ox + ML + pw / 2, oy + MT + ph + 30))
-        for li, (p, c) in enumerate(COLORS.items()):
-            ps = sorted(pts[p])
-            if ps:
-                out.append('<polyline fill="none" stroke="%s" stroke-width="2" '
-                           'points="%s"/>' % (c, " ".join(
-                               "%.1f,%.1f" % (X(x), Y(y)) for x, y in ps)))
-                for x, y in ps:
-                    out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>'
-                               % (X(x), Y(y), c))
-            out.append('<text x="%d" y="%d" fill="%s">%s</text>'
-                       % (ox + ML + 8, oy + MT + 14 + 13 * li, c, p))
-    out.append("</svg>")
-    open(sys.argv[2], "w").write("\n".join(out) + "\n")
+        ax = svgplot.Axes(body, (k % 2) * W, 24 + (k // 2) * H, W, H,
+                          MARGINS, max(jobs) * 1.05, ymax)
+        ax.title(title, size=12, bold=False)
+        ax.frame(stroke="#888")
+        ax.ygrid(4)
+        ax.xticks((j, "%dk" % (j // 1000)) for j in jobs)
+        ax.labels("pending jobs")
+        for p, c in COLORS.items():
+            if pts[p]:
+                ax.series(pts[p], c)
+        ax.legend([(p, c, False) for p, c in COLORS.items()])
+    open(sys.argv[2], "w").write(svgplot.document(W * 2, H * 2 + 24, body))
 
 
 if __name__ == "__main__":

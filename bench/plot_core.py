@@ -11,7 +11,11 @@ for fair-share over 100k associations (200 ns an association at 100k).
 """
 import csv
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import svgplot  # noqa: E402
 
 PANELS = [
     ("priority", "Priority of every job: ns a job"),
@@ -21,12 +25,7 @@ PANELS = [
 COLORS = {"fair_tree": "#1f77b4", "classic": "#d62728",
           "depth_oblivious": "#2ca02c"}
 W, H = 330, 300          # one panel
-ML, MR, MT, MB = 58, 12, 40, 46
-
-
-def esc(s):
-    return (s.replace("&", "&amp;").replace("<", "&lt;")
-            .replace(">", "&gt;"))
+MARGINS = (58, 12, 40, 46)      # left, right, top, bottom of a panel
 
 
 def read(path):
@@ -67,102 +66,53 @@ def panel(out, x0, what, title, rows):
     if not sel:
         return
     xs = [r["items"] for r in sel]
-    lx0, lx1 = math.log10(min(xs)) - 0.15, math.log10(max(xs)) + 0.15
     target = 50.0 if what == "priority" else 200.0
     ymax = nice_max(max([r["ns"] for r in sel] + [target]) * 1.1)
-    pw, ph = W - ML - MR, H - MT - MB
-
-    def px(n):
-        return x0 + ML + (math.log10(n) - lx0) / (lx1 - lx0) * pw
-
-    def py(v):
-        return MT + ph - v / ymax * ph
-
-    out.append('<text x="%g" y="18" font-size="11" font-weight="bold">'
-               '%s</text>' % (x0 + 8, esc(title)))
-    out.append('<rect x="%g" y="%g" width="%g" height="%g" fill="none" '
-               'stroke="#888"/>' % (x0 + ML, MT, pw, ph))
-    for i in range(6):
-        v = ymax * i / 5
-        y = py(v)
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#ddd"/>'
-                   % (x0 + ML, y, x0 + ML + pw, y))
-        out.append('<text x="%g" y="%g" font-size="10" text-anchor="end">'
-                   '%g</text>' % (x0 + ML - 4, y + 3, round(v, 1)))
+    # log x, 0.15 of a decade beyond the points on each side
+    ax = svgplot.Axes(out, x0, 0, W, H, MARGINS, max(xs) * 10 ** 0.15, ymax,
+                      xmin=min(xs) / 10 ** 0.15, logx=True)
+    ax.title(title, size=11)
+    ax.frame(stroke="#888")
+    ax.ygrid(fmt="%g")
     # ticks at the powers of ten (a tree of 10k users has 10,111
     # associations: its point sits just right of the 10k tick)
     decades = sorted(set(10 ** round(math.log10(n)) for n in xs))
-    for n in decades:
-        x = px(n)
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#ddd"/>'
-                   % (x, MT, x, MT + ph))
-        label = "%dk" % (n // 1000) if n < 1000000 else "%dM" % (
-            n // 1000000)
-        out.append('<text x="%g" y="%g" font-size="10" '
-                   'text-anchor="middle">%s</text>' % (x, MT + ph + 14,
-                                                        label))
-    out.append('<text x="%g" y="%g" font-size="10" text-anchor="middle">'
-               '%s</text>' % (x0 + ML + pw / 2, H - 12,
-                              "jobs" if what == "priority" else
-                              "associations"))
-    # the target
+    ax.xticks(((n, "%dk" % (n // 1000) if n < 1000000 else
+                "%dM" % (n // 1000000)) for n in decades), grid=True)
+    ax.labels("jobs" if what == "priority" else "associations")
+    # the target: for fair-share at 100k only
     if what == "priority":
-        y = py(target)
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#000" '
-                   'stroke-dasharray="6,4"/>' % (x0 + ML, y, x0 + ML + pw, y))
-        out.append('<text x="%g" y="%g" font-size="10">target: 50 ns a job'
-                   '</text>' % (x0 + ML + 4, y + 13))
+        ax.target(target, "target: 50 ns a job", color="#000")
     else:
-        x, y = px(100000), py(target)
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#000" '
-                   'stroke-dasharray="6,4"/>' % (x - 40, y, x + 40, y))
-        out.append('<text x="%g" y="%g" font-size="10" '
-                   'text-anchor="middle">target: 20 ms at 100k</text>'
-                   % (x, y - 4))
-    # the series
+        ax.target(target, "target: 20 ms at 100k", color="#000", at=100000)
+    # the series: a tree's solid, a flat one's dashed
     series = {}
     for r in sel:
         series.setdefault((r["shape"], r["algo"]), []).append(r)
-    ly = MT + 12
+    legend = []
     for (shape, algo), pts in sorted(series.items()):
         pts.sort(key=lambda r: r["items"])
         color = COLORS.get(algo, "#555")
-        dash = ' stroke-dasharray="3,3"' if shape == "flat" else ""
-        path = " ".join("%s%g,%g" % ("M" if i == 0 else "L", px(p["items"]),
-                                     py(p["ns"]))
-                        for i, p in enumerate(pts))
-        out.append('<path d="%s" fill="none" stroke="%s" stroke-width="2"'
-                   '%s/>' % (path, color, dash))
-        for p in pts:
-            out.append('<circle cx="%g" cy="%g" r="3" fill="%s"/>'
-                       % (px(p["items"]), py(p["ns"]), color))
+        ax.series([(p["items"], p["ns"]) for p in pts], color,
+                  dash=shape == "flat")
         name = algo if what == "priority" else "%s, %s" % (algo, shape)
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" '
-                   'stroke-width="2"%s/>' % (x0 + ML + 6, ly, x0 + ML + 24,
-                                             ly, color, dash))
-        out.append('<text x="%g" y="%g" font-size="9">%s</text>'
-                   % (x0 + ML + 28, ly + 3, esc(name)))
-        ly += 12
+        legend.append((name, color, shape == "flat"))
+    ax.legend(legend)
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plot_core.py RESULTS.csv OUT.svg")
     rows = read(sys.argv[1])
-    total_w = W * len(PANELS)
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           '<!-- SPDX-License-Identifier: GPL-2.0-or-later -->',
-           '<!-- made by bench/plot_core.py from what bench_core prints as CSV -->',
-           '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'viewBox="0 0 %d %d" font-family="sans-serif">'
-           % (total_w, H, total_w, H),
-           '<rect width="100%" height="100%" fill="#fff"/>']
+    body = []
     for i, (what, title) in enumerate(PANELS):
-        panel(out, i * W, what, title, rows)
-    out.append("</svg>")
+        panel(body, i * W, what, title, rows)
+    prolog = ['<?xml version="1.0" encoding="UTF-8"?>',
+              '<!-- SPDX-License-Identifier: GPL-2.0-or-later -->',
+              '<!-- made by bench/plot_core.py from what bench_core prints '
+              'as CSV -->']
     with open(sys.argv[2], "w") as f:
-        f.write("\n".join(out) + "\n")
-
+        f.write(svgplot.document(W * len(PANELS), H, body, prolog))
 
 if __name__ == "__main__":
     main()

@@ -14,84 +14,42 @@ linear growth gives) dotted and the 60 s target of issue 20 dashed; peak
 resident memory, with the 2 GB target (1907 MiB) dashed.
 """
 import csv
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import svgplot  # noqa: E402
+
 W, H = 360, 300
-ML, MR, MT, MB = 66, 14, 40, 46
+MARGINS = (66, 14, 40, 46)      # left, right, top, bottom of a panel
 COLORS = {"halflife": "#1f77b4", "share": "#ff7f0e"}
 LABELS = {"halflife": "--set PriorityDecayHalfLife=14-0",
           "share": "--share acct013=200"}
 
 
-def esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def panel(x0, title, series, ylabel, target, target_label, fit):
+def panel(out, x0, title, series, ylabel, target, target_label, fit):
     """SERIES: what-if -> [(records, median, low, high)]."""
-    out = []
     pts = [p for s in series.values() for p in s]
     xmax = max(p[0] for p in pts) * 1.08
     ymax = max([p[3] for p in pts] + [target]) * 1.15
-    pw, ph = W - ML - MR, H - MT - MB
-
-    def sx(v):
-        return x0 + ML + pw * v / xmax
-
-    def sy(v):
-        return MT + ph - ph * v / ymax
-
-    out.append('<text x="%g" y="22" font-size="13" text-anchor="middle" '
-               'font-weight="bold">%s</text>' % (x0 + ML + pw / 2, esc(title)))
-    out.append('<rect x="%g" y="%g" width="%g" height="%g" fill="none" '
-               'stroke="#444"/>' % (x0 + ML, MT, pw, ph))
+    ax = svgplot.Axes(out, x0, 0, W, H, MARGINS, xmax, ymax)
+    ax.title(title)
+    ax.frame()
+    ax.ygrid(fmt="%.0f")
     xstep = 2e6 if xmax > 4e6 else 5e5
-    for i in range(int(xmax / xstep) + 1):
-        xv = xstep * i
-        out.append('<text x="%g" y="%g" font-size="10" text-anchor="middle">'
-                   '%gM</text>' % (sx(xv), MT + ph + 14, xv / 1e6))
-    for i in range(6):
-        yv = ymax * i / 5
-        out.append('<text x="%g" y="%g" font-size="10" text-anchor="end">'
-                   '%.0f</text>' % (x0 + ML - 4, sy(yv) + 3, yv))
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#ddd"/>'
-                   % (x0 + ML, sy(yv), x0 + ML + pw, sy(yv)))
-    out.append('<text x="%g" y="%g" font-size="11" text-anchor="middle">'
-               'job records</text>' % (x0 + ML + pw / 2, H - 8))
-    out.append('<text x="%g" y="%g" font-size="11" text-anchor="middle" '
-               'transform="rotate(-90 %g %g)">%s</text>'
-               % (x0 + 16, MT + ph / 2, x0 + 16, MT + ph / 2, esc(ylabel)))
-    out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#d62728" '
-               'stroke-dasharray="6,4"/>' % (x0 + ML, sy(target),
-                                              x0 + ML + pw, sy(target)))
-    out.append('<text x="%g" y="%g" font-size="10" fill="#d62728" '
-               'text-anchor="end">%s</text>' % (x0 + ML + pw - 4,
-                                                sy(target) - 4,
-                                                esc(target_label)))
+    ax.xticks((xstep * i, "%gM" % (xstep * i / 1e6))
+              for i in range(int(xmax / xstep) + 1))
+    ax.labels("job records", ylabel)
+    ax.target(target, target_label)
     if fit:
-        xe = min(xmax, ymax / fit)
-        out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#999" '
-                   'stroke-dasharray="2,3"/>' % (sx(0), sy(0), sx(xe),
-                                                 sy(fit * xe)))
+        ax.fit(fit)
+    legend = []
     for k, (what, s) in enumerate(sorted(series.items())):
         col = COLORS.get(what, "#2ca02c")
-        s = sorted(s)
-        off = (k - 0.5) * 5
-        path = " ".join("%s%g,%g" % ("M" if i == 0 else "L", sx(x) + off,
-                                     sy(y))
-                        for i, (x, y, _, _) in enumerate(s))
-        out.append('<path d="%s" fill="none" stroke="%s" stroke-width="2"/>'
-                   % (path, col))
-        for x, y, lo, hi in s:
-            out.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s"/>'
-                       % (sx(x) + off, sy(lo), sx(x) + off, sy(hi), col))
-            out.append('<circle cx="%g" cy="%g" r="3" fill="%s"/>'
-                       % (sx(x) + off, sy(y), col))
-        out.append('<text x="%g" y="%g" font-size="10" fill="%s" '
-                   'text-anchor="end">%s</text>'
-                   % (x0 + ML + pw - 6, MT + ph - 10 - 13 * k, col,
-                      esc(LABELS.get(what, what))))
-    return out
+        # the what-ifs side by side, 5 pixels apart
+        ax.series(sorted(s), col, offset=(k - 0.5) * 5)
+        legend.append((LABELS.get(what, what), col, False))
+    ax.legend(legend, "bottom right")
 
 
 def main():
@@ -110,17 +68,13 @@ def main():
         sys.exit("plot_replay: no rows in %s" % sys.argv[1])
     first = min(p for s in wall.values() for p in s)
     fit = first[1] / first[0]
-    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif">' % (2 * W, H),
-           '<rect width="100%" height="100%" fill="white"/>']
-    svg += panel(0, "mfprio replay: wall time", wall,
-                 "seconds (median, min to max)", 60.0, "target 60 s at 10M",
-                 fit)
-    svg += panel(W, "mfprio replay: peak memory", mem, "MiB (peak RSS)",
-                 1907.0, "target 2 GB (1907 MiB)", None)
-    svg.append("</svg>")
+    body = []
+    panel(body, 0, "mfprio replay: wall time", wall,
+          "seconds (median, min to max)", 60.0, "target 60 s at 10M", fit)
+    panel(body, W, "mfprio replay: peak memory", mem, "MiB (peak RSS)",
+          1907.0, "target 2 GB (1907 MiB)", None)
     with open(sys.argv[2], "w") as f:
-        f.write("\n".join(svg) + "\n")
+        f.write(svgplot.document(2 * W, H, body))
 
 
 if __name__ == "__main__":
