@@ -367,23 +367,38 @@ out:
 	return rc;
 }
 
+/* "00" to "99", for _lltoa's two digits at a time */
+static const char _pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 /* V as "%lld" writes it, into BUF (N bytes, at least 21).  Returns its
  * length. */
 static size_t _lltoa(char *buf, size_t n, long long v)
 {
-	char tmp[24];
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
 				     : (unsigned long long)v;
-	size_t k = 0, i = 0;
+	size_t k, i = 0;
 
-	do {
-		tmp[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		*--q = _pairs[d + 1];
+		*--q = _pairs[d];
+	}
+	if (u >= 10) {
+		*--q = _pairs[u * 2 + 1];
+		*--q = _pairs[u * 2];
+	} else {
+		*--q = (char)('0' + u);
+	}
 	if (v < 0)
 		buf[i++] = '-';
-	while (k && i + 1 < n)
-		buf[i++] = tmp[--k];
+	for (k = (size_t)(e - q); k && i + 1 < n; k--)
+		buf[i++] = *q++;
 	buf[i] = '\0';
 	return i;
 }
