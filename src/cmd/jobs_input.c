@@ -964,9 +964,18 @@ typedef struct {
 	size_t cap, used;
 } _idset_t;
 
+/* ID's first slot in a table of CAP (a power of two, at least 1024):
+ * each run of 256 ids keeps its order in a stretch of 256 slots, the
+ * stretches spread by a multiplicative hash of the rest of the id.  Job
+ * ids come mostly in order: each insert then touches the slot beside the
+ * last one, not a random place in a table of megabytes. */
 static size_t _idset_home(uint32_t id, size_t cap)
 {
-	return (size_t)((id * 0x9E3779B1U) & (cap - 1));
+	unsigned bits = (unsigned)__builtin_ctzll((unsigned long long)cap);
+	uint64_t stretch = ((uint64_t)(id >> 8) * 0x9E3779B97F4A7C15ULL) >>
+			   (64 - (bits - 8));
+
+	return (size_t)((stretch << 8) | (id & 0xffU));
 }
 
 /* Add ID at LINE.  Returns 0, or the line ID was first seen at. */

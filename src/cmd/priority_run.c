@@ -246,26 +246,59 @@ typedef struct {
 	const mf_part_t *p[];
 } _parts_t;
 
-/* The key of mf_prun_bcache_t.assoc: three interned strings (or NULL). */
-typedef struct {
+/* An entry of mf_prun_bcache_t.assoc: three interned strings (or NULL)
+ * and their association (NULL: an empty slot). */
+struct mf_prun_akey {
 	const char *acct, *user, *part;
-} _akey_t;
+	mf_assoc_t *a;
+};
+typedef struct mf_prun_akey _akey_t;
 
-static guint _akey_hash(gconstpointer k)
+static size_t _akey_home(const _akey_t *k, size_t cap)
 {
-	const _akey_t *a = k;
-	uint64_t h = (uintptr_t)a->acct * 0x9E3779B97F4A7C15ULL;
+	uint64_t h = (uintptr_t)k->acct * 0x9E3779B97F4A7C15ULL;
 
-	h = (h ^ (uintptr_t)a->user) * 0x9E3779B97F4A7C15ULL;
-	h = (h ^ (uintptr_t)a->part) * 0x9E3779B97F4A7C15ULL;
-	return (guint)(h >> 32);
+	h = (h ^ (uintptr_t)k->user) * 0x9E3779B97F4A7C15ULL;
+	h = (h ^ (uintptr_t)k->part) * 0x9E3779B97F4A7C15ULL;
+	return (size_t)(h >> 32) & (cap - 1);
 }
 
-static gboolean _akey_equal(gconstpointer x, gconstpointer y)
+/* The slot of KEY in BC's table: its entry, or the empty slot it goes
+ * in. */
+static _akey_t *_akey_slot(const mf_prun_bcache_t *bc, const _akey_t *k)
 {
-	const _akey_t *a = x, *b = y;
+	size_t i = _akey_home(k, bc->assoc_cap);
 
-	return a->acct == b->acct && a->user == b->user && a->part == b->part;
+	for (;; i = (i + 1) & (bc->assoc_cap - 1)) {
+		_akey_t *e = &bc->assoc[i];
+
+		if (!e->a || (e->acct == k->acct && e->user == k->user &&
+			      e->part == k->part))
+			return e;
+	}
+}
+
+/* KEY -> A in BC's table (grown at half full). */
+static void _akey_put(mf_prun_bcache_t *bc, const _akey_t *k, mf_assoc_t *a)
+{
+	_akey_t *e;
+
+	if (2 * (bc->assoc_used + 1) > bc->assoc_cap) {
+		_akey_t *old = bc->assoc;
+		size_t old_cap = bc->assoc_cap;
+
+		bc->assoc_cap = old_cap ? 2 * old_cap : 1024;
+		bc->assoc = g_new0(_akey_t, bc->assoc_cap);
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].a)
+				*_akey_slot(bc, &old[i]) = old[i];
+		g_free(old);
+	}
+	e = _akey_slot(bc, k);
+	if (!e->a)
+		bc->assoc_used++;
+	*e = *k;
+	e->a = a;
 }
 
 void mf_prun_bcache_init(mf_prun_bcache_t *bc)
@@ -274,15 +307,17 @@ void mf_prun_bcache_init(mf_prun_bcache_t *bc)
 					  g_free);
 	bc->tres = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					 g_free);
-	bc->assoc = g_hash_table_new_full(_akey_hash, _akey_equal, g_free,
-					  NULL);
+	bc->assoc = NULL;
+	bc->assoc_cap = bc->assoc_used = 0;
+	bc->part_assocs = -1;
 }
 
 void mf_prun_bcache_clear(mf_prun_bcache_t *bc)
 {
 	g_clear_pointer(&bc->parts, g_hash_table_unref);
 	g_clear_pointer(&bc->tres, g_hash_table_unref);
-	g_clear_pointer(&bc->assoc, g_hash_table_unref);
+	g_clear_pointer(&bc->assoc, g_free);
+	bc->assoc_cap = bc->assoc_used = 0;
 }
 
 /* The times, size and nice of J's line into its core inputs. */
@@ -410,24 +445,34 @@ static void _job_prios(const _ctx_t *c, _job_t *j)
 static mf_assoc_t *_assoc_cached(const _ctx_t *c, mf_prun_bcache_t *bc,
 				 const _akey_t *key)
 {
-	_akey_t bare = { key->acct, key->user, NULL };
-	mf_assoc_t *a = g_hash_table_lookup(bc->assoc, key);
+	_akey_t bare = { key->acct, key->user, NULL, NULL };
+	mf_assoc_t *a;
 
-	if (a)
+	if (bc->part_assocs < 0) {
+		bc->part_assocs = 0;
+		for (guint i = 0; i < c->tree->input_order->len; i++)
+			if (((mf_assoc_t *)c->tree->input_order->pdata[i])
+				    ->partition)
+				bc->part_assocs = 1;
+	}
+	/* a site without associations of a partition (most): one entry
+	 * a user and account, not one a partition too */
+	if (!bc->part_assocs)
+		key = &bare;
+	if (bc->assoc_cap && (a = _akey_slot(bc, key)->a))
 		return a;
 	if (key->part && (a = mf_tree_find_user_part(c->tree, key->acct,
 						     key->user, key->part)))
 		goto found;
-	if (!(a = g_hash_table_lookup(bc->assoc, &bare))) {
+	if (!bc->assoc_cap || !(a = _akey_slot(bc, &bare)->a)) {
 		if (!(a = mf_tree_find_user_part(c->tree, key->acct, key->user,
 						 NULL)))
 			return NULL;
-		g_hash_table_insert(bc->assoc, g_memdup2(&bare, sizeof(bare)),
-				    a);
+		_akey_put(bc, &bare, a);
 	}
 found:
 	if (key->part)
-		g_hash_table_insert(bc->assoc, g_memdup2(key, sizeof(*key)), a);
+		_akey_put(bc, key, a);
 	return a;
 }
 
@@ -437,7 +482,7 @@ static void _job_fs(const _ctx_t *c, _job_t *j, mf_prun_bcache_t *bc)
 	const mf_job_line_t *l = j->line;
 	mf_prio_job_t *pj = &j->job;
 	_akey_t key = { l->account, l->user,
-			l->partitions ? l->partitions[0] : NULL };
+			l->partitions ? l->partitions[0] : NULL, NULL };
 	mf_assoc_t *a = NULL;
 
 	j->fs_note = "no association data";

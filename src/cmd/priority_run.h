@@ -123,8 +123,15 @@ int mf_prun_explained(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 typedef struct {
 	GHashTable *parts;           /* list -> its partitions in tier order */
 	GHashTable *tres;            /* TRES string -> uint64_t[cnt] */
-	GHashTable *assoc;           /* account, user, first partition ->
-				      * the job's association */
+	/* account, user, first partition -> the job's association: open
+	 * addressing on the strings' addresses, inline (one memory access a
+	 * lookup, where a million jobs look it up) */
+	struct mf_prun_akey *assoc;
+	size_t assoc_cap, assoc_used;
+	int part_assocs;             /* -1: not looked yet; 0: the tree has
+				      * no association of a partition (the
+				      * partition is then left out of the
+				      * key); 1: it has */
 } mf_prun_bcache_t;
 
 /* Print "mfprio: warning: " and FMT's message to stderr, unless the run
