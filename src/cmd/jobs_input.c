@@ -1019,7 +1019,7 @@ static int _idset_add(_idset_t *s, uint32_t id, int line)
  * as when one thread does both, and the error it would have met.
  */
 #define _BATCH 2048
-#define _BATCHES 8
+#define _BATCHES 4
 
 /* A line split on the reader's thread: its record with the JobId and
  * name read, and its values, copied into the batch's text, for the
