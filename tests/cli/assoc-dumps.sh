@@ -92,6 +92,37 @@ if grep -q '^    x \[p1\]  ' "$out" && grep -q '^    y \[p2\]  ' "$out" &&
    grep -q '^    x  ' "$out"
 then ok "tree: 'x [p1]' beside 'x'"; else bad "tree: 'x [p1]' beside 'x'"; fi
 
+# mfprio priority picks a job's association as slurmctld does: the user's
+# on the job's partition, else the one without partition (the factors of
+# the classic tree above): x's job on p1 -> x/p1 .396850, x's on p2 -> x
+# .024803, y's on p2 -> y/p2 .629961; y has none without partition, so
+# y's job on p1 has no association (fair-share 0, warned).  With
+# PriorityWeightFairshare=1000000 the FAIRSHARE column is 1e6 x the factor.
+printf '%s\n' ClusterName=demo PriorityType=priority/multifactor \
+	AccountingStorageType=accounting_storage/slurmdbd \
+	PriorityFlags=NO_FAIR_TREE PriorityWeightFairshare=1000000 \
+	'NodeName=n[1-2] CPUs=4 RealMemory=8000' \
+	'PartitionName=p1 Nodes=n1 Default=YES' 'PartitionName=p2 Nodes=n2' \
+	>"$T/part.conf"
+for j in 1:x:A:p1 2:x:A:p2 3:y:B:p2 4:y:B:p1; do
+	IFS=: read -r id u a p <<EOF2
+$j
+EOF2
+	head -n 1 "$S/jobs.txt" | sed -e "s/^JobId=101 /JobId=$id /" \
+		-e "s/ UserId=alice(1001) / UserId=$u(200$id) /" \
+		-e "s/ Account=a / Account=$a /" -e "s/ Partition=short / Partition=$p /"
+done >"$T/part-jobs"
+"$MFPRIO" priority --conf "$T/part.conf" --jobs "$T/part-jobs" --qos "$S/qos.txt" \
+	--assoc "$C/assoc-part.txt" --usage "$F/opts/usage.txt" --now 1700000000 \
+	-P -n >"$out" 2>"$err"
+# JOBID|PARTITION|USER|PRIORITY|SITE|AGE|ASSOC|FAIRSHARE|...
+if [ "$(cut -d'|' -f1-3,8 "$out")" = "1|p1|x|396850
+2|p2|x|24803
+3|p2|y|629961
+4|p1|y|0" ] && grep -qF "job 4: no association for user y in account B" "$err"
+then ok "priority: the association of the job's partition, else the user's own"
+else bad "priority: the association of the job's partition, else the user's own"; fi
+
 # a user twice in a dump without Partition column: the error says why
 printf 'root|||1\nA||root|1\nA|x||1\nA|x||3\n' >"$ref"
 "$MFPRIO" fairshare --assoc "$ref" >"$out" 2>"$err"; rc=$?
