@@ -461,16 +461,19 @@ static mf_assoc_t *_assoc_cached(const _ctx_t *c, mf_prun_bcache_t *bc,
 		key = &bare;
 	if (bc->assoc_cap && (a = _akey_slot(bc, key)->a))
 		return a;
-	if (key->part && (a = mf_tree_find_user_part(c->tree, key->acct,
-						     key->user, key->part)))
-		goto found;
-	if (!bc->assoc_cap || !(a = _akey_slot(bc, &bare)->a)) {
+	/* not cached: the partition's association, else the one without
+	 * partition (cached on its own: looked up here only for a key with
+	 * a partition, the bare key having just missed) */
+	a = key->part ? mf_tree_find_user_part(c->tree, key->acct, key->user,
+					       key->part) : NULL;
+	if (!a && key->part && bc->assoc_cap)
+		a = _akey_slot(bc, &bare)->a;
+	if (!a) {
 		if (!(a = mf_tree_find_user_part(c->tree, key->acct, key->user,
 						 NULL)))
 			return NULL;
 		_akey_put(bc, &bare, a);
 	}
-found:
 	if (key->part)
 		_akey_put(bc, key, a);
 	return a;
