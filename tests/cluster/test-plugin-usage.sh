@@ -169,6 +169,24 @@ sed -i '/^MinJobAge=/d' "$SLURM_CONF"
 # matrix runs them on the oldest and the newest live release, and sets
 # MFPRIO_USAGE_NO_REQUEUE=1 for the releases between
 if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
+	# second_run ID: the requeued job ID, pending, run again to its end,
+	# then a tick; sets runs and cpu (its runs and their CPU-seconds in
+	# sacct).  A requeued batch job cannot run again before its launch
+	# credential expires (two minutes by default); the plugin looks at the
+	# runs it noted every 10 s meanwhile.  Started again sooner it would be
+	# seen with its second run only, so it is left pending past one look.
+	second_run() {
+		local end
+		sleep 15
+		scontrol update jobid="$1" StartTime=now >/dev/null 2>&1
+		end=$((SECONDS + 90))
+		until [[ $(run_state "$1") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
+		until [[ $(run_state "$1") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
+		wait_tick "$(date +%s)"
+		runs=$(sacct -n -P -X --duplicates -j "$1" -o CPUTimeRAW 2>/dev/null | grep -c '^[0-9]')
+		cpu=$(sacct -n -P -X --duplicates -j "$1" -o CPUTimeRAW 2>/dev/null |
+			awk '/^[0-9]/ { s += $1 } END { print s + 0 }')
+	}
 	# 4. without limits, a running job requeued after RUN1 seconds, which then
 	#    runs its whole RUN2 seconds: sacct -D has both runs (the first ending
 	#    at the requeue), and the association is charged both
@@ -184,20 +202,9 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 	scontrol requeue "$rr" >/dev/null 2>&1
 	end=$((SECONDS + 60))
 	until [[ $(run_state "$rr") == PENDING ]] || ((SECONDS > end)); do sleep 1; done
-	# a requeued batch job cannot run again before its launch credential
-	# expires (two minutes by default); the plugin looks at the runs it noted
-	# every 10 s meanwhile.  Started again sooner (below) it would be seen
-	# with its second run only, so leave it pending past one look.
-	sleep 15
-	scontrol update jobid="$rr" StartTime=now >/dev/null 2>&1
-	end=$((SECONDS + 90))
-	until [[ $(run_state "$rr") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
-	until [[ $(run_state "$rr") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
-	wait_tick "$(date +%s)"
+	second_run "$rr"
 	after=$(raw_usage c u3)
 	got=$((after - before))
-	runs=$(sacct -n -P -X --duplicates -j "$rr" -o CPUTimeRAW 2>/dev/null | grep -c '^[0-9]')
-	cpu=$(sacct -n -P -X --duplicates -j "$rr" -o CPUTimeRAW 2>/dev/null | awk '/^[0-9]/ { s += $1 } END { print s + 0 }')
 	rr_expect=$((cpu * UF))
 	say "running job $rr requeued after ${RUN1}s: sacct has $runs runs, $cpu CPU-seconds; charged $got"
 	check "no limits, running job requeued: sacct has both runs of job $rr ($runs)" test "$runs" -eq 2
@@ -228,17 +235,9 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 	check "no limits, preemption: job $lo of QOS low is requeued by job $hi of QOS high" \
 		test "$(run_state "$lo")" == PENDING
 	until [[ $(run_state "$hi") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
-	# as in 4: left pending past one look of the plugin at its runs
-	sleep 15
-	scontrol update jobid="$lo" StartTime=now >/dev/null 2>&1
-	end=$((SECONDS + 90))
-	until [[ $(run_state "$lo") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
-	until [[ $(run_state "$lo") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
-	wait_tick "$(date +%s)"
+	second_run "$lo"
 	after=$(raw_usage c u2)
 	got=$((after - before))
-	runs=$(sacct -n -P -X --duplicates -j "$lo" -o CPUTimeRAW 2>/dev/null | grep -c '^[0-9]')
-	cpu=$(sacct -n -P -X --duplicates -j "$lo" -o CPUTimeRAW 2>/dev/null | awk '/^[0-9]/ { s += $1 } END { print s + 0 }')
 	say "preempted job $lo: sacct has $runs runs, $cpu CPU-seconds; charged $got"
 	check "no limits, preemption: sacct has both runs of job $lo ($runs)" test "$runs" -eq 2
 	check "no limits, preemption: both runs charged, $got for $cpu CPU-seconds" \
