@@ -21,6 +21,9 @@
  *       - sprio.c (sprio.h) makes sprio's objects in that release's shape;
  *       - compat.c wraps the few slurmctld calls whose name or signature
  *         moved;
+ *       - ctld.c is the one file that names slurmctld's own globals and
+ *         functions, each a weak reference read behind its own check, so
+ *         that the .so loads and runs outside slurmctld too;
  *   - src/core/: the formulas, with no Slurm header.
  *
  * This header brings the layer's interface whole (the Slurm headers and
@@ -34,6 +37,7 @@
 
 #include "src/plugin/access/slurm.h"
 #include "src/plugin/access/compat.h"
+#include "src/plugin/access/ctld.h"
 #include "src/plugin/access/factors.h"
 
 #endif

@@ -5,30 +5,22 @@
  */
 #include "src/plugin/access/compat.h"
 
-#if MFA_AT_LEAST(24, 5, 0)
-#include "src/slurmctld/acct_policy.h"
-#endif
-#if MFA_AT_LEAST(24, 11, 0)
-/* lock_state_files() moved to libslurm under another name (the header
- * maps the old name onto it) */
-#include "src/common/slurm_xlator.h"
-#include "src/common/state_save.h"
-#endif
+#include "src/plugin/access/ctld.h"
 
 bool mfa_job_visible(job_record_t *job, uid_t uid)
 {
 	int mcs;
 
 	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS) ||
-	    job->user_id == uid || validate_operator(uid))
+	    job->user_id == uid || mfa_is_operator(uid))
 		return true;
 	mcs = slurm_mcs_get_privatedata();
 	if (mcs == 0) {
 #if MFA_AT_LEAST(23, 11, 0)
-		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+		return assoc_mgr_is_user_acct_coord(mfa_acct_db_conn(), uid,
 						    job->account, false);
 #else
-		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+		return assoc_mgr_is_user_acct_coord(mfa_acct_db_conn(), uid,
 						    job->account);
 #endif
 	}
@@ -63,16 +55,6 @@ void mfa_site_factor_reconfig(void)
 	/* 24.05 and later: slurmctld reloads site_factor itself */
 }
 
-void mfa_state_files_lock(void)
-{
-	lock_state_files();
-}
-
-void mfa_state_files_unlock(void)
-{
-	unlock_state_files();
-}
-
 uint32_t mfa_node_count(void)
 {
 #if MFA_AT_LEAST(23, 2, 0)
@@ -97,13 +79,13 @@ int mfa_qos_run_totals(slurmdb_qos_rec_t *qos, job_record_t *job,
 		.run = qos->usage->grp_used_tres_run_secs, .what = "" };
 #if MFA_AT_LEAST(24, 5, 0)
 	/* both make the entry when it is missing, as slurmctld does */
-	used = acct_policy_get_acct_used_limits(&qos->usage->acct_limit_list,
-						job->assoc_ptr->acct);
+	used = mfa_qos_acct_used(&qos->usage->acct_limit_list,
+				 job->assoc_ptr->acct);
 	if (used && used->tres_run_secs)
 		totals[n++] = (mfa_run_total_t) {
 			.run = used->tres_run_secs, .what = " (account)" };
-	used = acct_policy_get_user_used_limits(&qos->usage->user_limit_list,
-						job->user_id);
+	used = mfa_qos_user_used(&qos->usage->user_limit_list,
+				 job->user_id);
 	if (used && used->tres_run_secs)
 		totals[n++] = (mfa_run_total_t) {
 			.run = used->tres_run_secs, .what = " (user)" };

@@ -51,8 +51,4 @@ void mfa_site_factor_init(void);
 void mfa_site_factor_fini(void);
 void mfa_site_factor_reconfig(void);
 
-/* slurmctld's lock around StateSaveLocation files. */
-void mfa_state_files_lock(void);
-void mfa_state_files_unlock(void);
-
 #endif

@@ -13,6 +13,7 @@
  * sprio's list is access/sprio.c's.  Nothing here calls the engine.
  */
 #include "src/plugin/access/factors.h"
+#include "src/plugin/access/ctld.h"
 
 #if MFA_HAS_PRIORITY_FACTORS_T
 typedef priority_factors_t mfa_pf_t;
@@ -144,7 +145,7 @@ uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 	/* a new array when there is none or the partitions changed since
 	 * (slurmctld reads the names beside it); the slot count of the old
 	 * one is not kept, so a change of count also starts anew */
-	if (!m->priority_array || m->last_update < last_part_update ||
+	if (!m->priority_array || m->last_update < mfa_last_part_update() ||
 	    (int) (xsize(m->priority_array) / sizeof(uint32_t)) != n) {
 		xfree(m->priority_array);
 		m->priority_array = xcalloc(n, sizeof(uint32_t));
@@ -154,7 +155,7 @@ uint32_t *mfa_job_prio_array(job_record_t *job, int n)
 			list_sort(job->part_ptr_list, priority_sort_part_tier);
 #endif
 		if (job->part_ptr_list)
-			m->MFA_MULT_NAMES = part_list_to_xstr(
+			m->MFA_MULT_NAMES = mfa_part_list_names(
 				job->part_ptr_list);
 		m->last_update = time(NULL);
 	}

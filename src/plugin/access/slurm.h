@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * access/slurm.h: the Slurm headers the plugin needs, chosen for the
- * release it is built against (releases.h), in one place, and weak
- * references to everything that only slurmctld defines.  The engine
+ * release it is built against (releases.h), in one place.  The engine
  * includes this and nothing else of Slurm's.
  *
- * The same .so is dlopened by slurmctld and by the sshare client.  Inside
- * slurmctld the controller's globals (job_list, cluster_cpus, ...) and
- * functions (lock_slurmctld, ...) resolve at load time.  Inside sshare they
- * do not exist: weak references resolve to NULL instead of failing the
- * load, and mfa_in_controller() tells the two cases apart.  Never touch a
- * controller symbol without checking mfa_in_controller() first.
+ * slurmctld.h declares the controller's own globals (job_list,
+ * cluster_cpus, ...) and functions (find_job_record, lock_slurmctld, ...),
+ * which a process other than slurmctld lacks (sshare, a test program):
+ * only access/ctld.c names them, as weak references, each behind its own
+ * check (ctld.h).  Anywhere else a use of one is a strong reference that
+ * fails the plugin's load outside slurmctld, and the build check
+ * tests/build/plugin-symbols.sh.
  */
 #ifndef MFPRIO_PLUGIN_ACCESS_SLURM_H
 #define MFPRIO_PLUGIN_ACCESS_SLURM_H
@@ -70,39 +70,5 @@ typedef struct job_details job_details_t;
 /* assoc_mgr's highest association priority (libslurmfull defines it; its
  * header does not declare it). */
 extern uint32_t g_assoc_max_priority;
-
-/* Data that only slurmctld defines. */
-#pragma weak acct_db_conn
-#pragma weak accounting_enforce
-#pragma weak cluster_cpus
-#pragma weak ignore_state_errors
-#pragma weak job_list
-#pragma weak last_job_update
-#pragma weak node_record_count
-#pragma weak slurmctld_tres_cnt
-
-/* Functions that only slurmctld defines. */
-#if MFA_HAS_PRIORITY_PARTS
-#pragma weak part_list_to_xstr
-#pragma weak last_part_update
-#pragma weak acct_policy_get_acct_used_limits
-#pragma weak acct_policy_get_user_used_limits
-#endif
-#pragma weak calc_job_billable_tres
-#pragma weak find_part_record
-#pragma weak lock_slurmctld
-#pragma weak lock_state_files
-#pragma weak unlock_slurmctld
-#pragma weak unlock_state_files
-#pragma weak validate_operator
-#pragma weak part_max_priority
-
-/* True when loaded by slurmctld (its globals exist and it has set them up),
- * false in a client such as sshare. */
-static inline bool mfa_in_controller(void)
-{
-	return &cluster_cpus && &job_list && &slurmctld_tres_cnt &&
-		lock_slurmctld && (cluster_cpus != NO_VAL);
-}
 
 #endif

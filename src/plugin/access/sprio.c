@@ -6,6 +6,7 @@
  * knows its objects.
  */
 #include "src/plugin/access/sprio.h"
+#include "src/plugin/access/ctld.h"
 
 #if !MFA_HAS_INTERFACES_DIR
 /* 22.05's slurmctld calls without its locks */
@@ -30,7 +31,7 @@ void mfa_sprio_begin(mfa_sprio_t *s, void *req)
 {
 	*s = (mfa_sprio_t) { .req = req };
 #if !MFA_HAS_INTERFACES_DIR
-	lock_slurmctld(_job_read_lock);
+	mfa_ctld_lock(_job_read_lock);
 #endif
 #if !MFA_FACTORS_LIST_UID_ONLY
 	priority_factors_request_msg_t *r = req;
@@ -41,7 +42,7 @@ void mfa_sprio_begin(mfa_sprio_t *s, void *req)
 		s->part_filter = list_create(NULL);
 		for (tok = strtok_r(names, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
-			part_record_t *p = find_part_record(tok);
+			part_record_t *p = mfa_find_part(tok);
 
 			if (p)
 				list_append(s->part_filter, p);
@@ -159,7 +160,7 @@ list_t *mfa_sprio_end(mfa_sprio_t *s)
 	if (ret && !list_count(ret))
 		FREE_NULL_LIST(ret);
 #if !MFA_HAS_INTERFACES_DIR
-	unlock_slurmctld(_job_read_lock);
+	mfa_ctld_unlock(_job_read_lock);
 #endif
 	FREE_NULL_LIST(s->part_filter);
 	*s = (mfa_sprio_t) { 0 };

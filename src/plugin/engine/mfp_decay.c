@@ -197,7 +197,7 @@ static time_t _run_end(job_record_t *job_ptr, const mfp_run_t *run,
 static bool _settle_run(uint32_t job_id, const mfp_run_t *run, void *arg)
 {
 	time_t now = *(time_t *) arg, end;
-	job_record_t *job_ptr = find_job_record(job_id);
+	job_record_t *job_ptr = mfa_find_job(job_id);
 
 	if (!job_ptr)
 		return true;            /* gone: charged as it ended */
@@ -323,6 +323,7 @@ static void _in_slices(slices_t *sl, mfp_cycle_t *cycle)
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
 	assoc_mgr_lock_t locks = { 0 };
+	list_t *jobs = mfa_job_list();
 	list_itr_t *itr = NULL;
 	bool done = false;
 
@@ -332,17 +333,20 @@ static void _in_slices(slices_t *sl, mfp_cycle_t *cycle)
 	while (!done) {
 		double t, held;
 
-		lock_slurmctld(job_write_lock);
+		mfa_ctld_lock(job_write_lock);
 		t = mfp_stats_clock(0);
 		if (sl->assoc_locks)
 			assoc_mgr_lock(&locks);
 		if (!itr) {
 			if (sl->first)
 				sl->first(sl->arg);
-			itr = list_iterator_create(job_list);
+			/* no job list (a program standing in for
+			   slurmctld may have none): an empty walk */
+			if (jobs)
+				itr = list_iterator_create(jobs);
 		}
 		for (int n = 0; ; n++) {
-			job_record_t *job_ptr = list_next(itr);
+			job_record_t *job_ptr = itr ? list_next(itr) : NULL;
 
 			if (!job_ptr) {
 				done = true;
@@ -354,14 +358,15 @@ static void _in_slices(slices_t *sl, mfp_cycle_t *cycle)
 				break;
 		}
 		if (done) {
-			list_iterator_destroy(itr);
+			if (itr)
+				list_iterator_destroy(itr);
 			if (sl->last)
 				sl->last(sl->arg);
 		}
 		if (sl->assoc_locks)
 			assoc_mgr_unlock(&locks);
 		held = mfp_stats_clock(0) - t;
-		unlock_slurmctld(job_write_lock);
+		mfa_ctld_unlock(job_write_lock);
 		sl->lock_ms += held;
 		sl->holds++;
 		cycle->lock_longest_ms = MAX(cycle->lock_longest_ms, held);
@@ -447,7 +452,9 @@ static void _visit_price(job_record_t *job_ptr, void *arg)
 
 static void _count_jobs(void *arg)
 {
-	((mfp_pass_t *) arg)->total = list_count(job_list);
+	list_t *jobs = mfa_job_list();
+
+	((mfp_pass_t *) arg)->total = jobs ? list_count(jobs) : 0;
 }
 
 static void _price_jobs(mfp_pass_t *pass, mfp_cycle_t *cycle)
@@ -525,8 +532,8 @@ static void _visit_note(job_record_t *job_ptr, void *arg)
 	if (had && had->start == job_ptr->start_time)
 		return;
 	mfp_usage_run_of(job_ptr, MAX(job_ptr->start_time, _last_ran),
-			 calc_job_billable_tres(job_ptr, job_ptr->start_time,
-						true), &run);
+			 mfa_job_billable(job_ptr, job_ptr->start_time,
+					  true), &run);
 	mfp_runs_note(job_ptr->job_id, &run);
 }
 

@@ -84,10 +84,12 @@ void mfp_initial_priorities(void)
 
 	mfp_conf_enter();
 	if (_controller && !mfp_conf.calc_fairshare) {
-		lock_slurmctld(job_write_lock);
-		if (job_list)
-			list_for_each(job_list, mfp_job_reprioritize, &pass);
-		unlock_slurmctld(job_write_lock);
+		list_t *jobs = mfa_job_list();
+
+		mfa_ctld_lock(job_write_lock);
+		if (jobs)
+			list_for_each(jobs, mfp_job_reprioritize, &pass);
+		mfa_ctld_unlock(job_write_lock);
 	}
 	mfp_conf_leave();
 }

@@ -119,9 +119,9 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 
 	/* the settings as they are, with the cluster's live figures */
 	cfg = mfp_conf.prio;
-	cfg.cluster_cpus = cluster_cpus;
+	cfg.cluster_cpus = mfa_cluster_cpus();
 	cfg.node_count = mfa_node_count();
-	cfg.part_max_priority = part_max_priority ? part_max_priority : 1;
+	cfg.part_max_priority = mfa_part_max_priority();
 	cfg.qos_max_priority = g_qos_max_priority;
 	cfg.assoc_max_priority = g_assoc_max_priority;
 
@@ -206,7 +206,7 @@ int mfp_job_reprioritize(void *x, void *arg)
 	if (prio != job_ptr->priority) {
 		pass->changed++;
 		job_ptr->priority = prio;
-		last_job_update = pass->now;
+		mfa_jobs_changed(pass->now);
 	}
 	return 0;
 }
@@ -315,8 +315,7 @@ void mfp_job_part_terms(job_record_t *job_ptr, part_record_t *part_ptr,
 {
 	if (part_ptr) {
 		*w_part = mf_part_factor(part_ptr->priority_job_factor,
-					 part_max_priority ?
-					 part_max_priority : 1,
+					 mfa_part_max_priority(),
 					 mfp_conf.prio.flags) *
 			(double) mfp_conf.prio.weight_part;
 		if (w_tres && tres_cnt && mfp_conf.prio.weight_tres) {

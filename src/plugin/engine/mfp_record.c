@@ -25,7 +25,7 @@ typedef struct {
 
 static void _fill(long double *to, const long double *from)
 {
-	for (int i = 0; from && i < slurmctld_tres_cnt; i++)
+	for (int i = 0, n = mfa_tres_cnt(); from && i < n; i++)
 		to[i] = from[i];
 }
 
@@ -65,7 +65,7 @@ mf_usage_record_t *mfp_record_take(time_t now)
 
 	assoc_mgr_lock(&locks);
 	mf_usage_record_init(t.rec, slurm_conf.cluster_name, now,
-			     (uint32_t) slurmctld_tres_cnt);
+			     (uint32_t) mfa_tres_cnt());
 	if (assoc_mgr_assoc_list)
 		list_for_each(assoc_mgr_assoc_list, _take_assoc, &t);
 	if (assoc_mgr_qos_list)
@@ -175,7 +175,7 @@ static void _put(long double *raw, double *wall, long double *tres,
 {
 	*raw = e ? e->raw : 0.0L;
 	*wall = e ? e->wall : 0.0;
-	for (int i = 0; tres && i < slurmctld_tres_cnt; i++)
+	for (int i = 0, n = mfa_tres_cnt(); tres && i < n; i++)
 		tres[i] = e ? e->tres[i] : 0.0L;
 }
 
@@ -224,7 +224,7 @@ static const char *_misfit(const mf_usage_record_t *rec, apply_t *a)
 {
 	if (xstrcmp(rec->cluster, slurm_conf.cluster_name))
 		return "it is of another cluster";
-	if (rec->tres_cnt != (uint32_t) slurmctld_tres_cnt)
+	if (rec->tres_cnt != (uint32_t) mfa_tres_cnt())
 		return "it has another number of TRES";
 	a->ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	list_for_each(assoc_mgr_assoc_list, _ids, a);

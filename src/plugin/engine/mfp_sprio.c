@@ -61,11 +61,12 @@ list_t *mfp_factors_list(void *req, uid_t uid)
 	time_t now = time(NULL);
 	job_record_t *job;
 	list_itr_t *itr;
+	list_t *jobs = mfa_job_list();
 
 	mfa_sprio_begin(&s, req);
 	mfp_conf_enter();       /* one set of settings for the whole list */
-	if (job_list && list_count(job_list)) {
-		itr = list_iterator_create(job_list);
+	if (jobs && list_count(jobs)) {
+		itr = list_iterator_create(jobs);
 		while ((job = list_next(itr))) {
 			if (!mfp_job_listed(job, now) ||
 			    !mfa_job_visible(job, uid) ||

@@ -22,7 +22,7 @@ typedef struct {
 
 bool mfp_usage_limits(void)
 {
-	return accounting_enforce & ACCOUNTING_ENFORCE_LIMITS;
+	return mfa_accounting_enforce() & ACCOUNTING_ENFORCE_LIMITS;
 }
 
 static tally_t _assoc_tally(slurmdb_assoc_usage_t *u)
@@ -64,7 +64,9 @@ static void _take_back(uint64_t *held, const booking_t *b,
 		       const char *qos_name, const char *what,
 		       uint32_t assoc_id)
 {
-	for (int i = 0; i < slurmctld_tres_cnt; i++) {
+	int cnt = mfa_tres_cnt();
+
+	for (int i = 0; i < cnt; i++) {
 		uint64_t r = b->released[i];
 
 		if (r <= held[i]) {
@@ -139,12 +141,12 @@ static double _usage_factor(const job_record_t *job)
 	return job->qos_ptr ? job->qos_ptr->usage_factor : 1.0;
 }
 
-/* JOB as the core's charge sees it; COUNTS (slurmctld_tres_cnt) receives
+/* JOB as the core's charge sees it; COUNTS (mfa_tres_cnt()) receives
  * its TRES, with the ones not counted (energy, not consumed) as 0. */
 static void _as_charged(job_record_t *job, bool at_end, uint64_t *counts,
 			mf_charge_job_t *in)
 {
-	int cnt = slurmctld_tres_cnt;
+	int cnt = mfa_tres_cnt();
 
 	for (int i = 0; i < cnt; i++) {
 		uint64_t n = job->tres_alloc_cnt ? job->tres_alloc_cnt[i] : 0;
@@ -168,7 +170,7 @@ static void _as_charged(job_record_t *job, bool at_end, uint64_t *counts,
 double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 			bool at_end, bool mark_ended, double decay)
 {
-	uint32_t cnt = MAX(slurmctld_tres_cnt, 1);
+	uint32_t cnt = MAX(mfa_tres_cnt(), 1);
 	uint64_t counts[cnt], released[cnt];
 	long double owed[2 * cnt];
 	mf_charge_job_t in;
@@ -179,8 +181,7 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 	if (job->end_time_exp == (time_t) NO_VAL)
 		return -1.0;            /* settled already */
 	_as_charged(job, at_end, counts, &in);
-	in.billable = calc_job_billable_tres(job, MAX(from, job->start_time),
-					     true);
+	in.billable = mfa_job_billable(job, MAX(from, job->start_time), true);
 	mf_charge_bind(&c, in.tres_cnt, owed, released);
 	mf_charge_compute(&in, from, to, decay, &c);
 	if (mark_ended)
@@ -230,7 +231,7 @@ static void _scale(const tally_t *t, double keep)
 {
 	*t->raw *= keep;
 	*t->wall *= keep;
-	for (int i = 0; t->tres && i < slurmctld_tres_cnt; i++)
+	for (int i = 0, n = mfa_tres_cnt(); t->tres && i < n; i++)
 		t->tres[i] *= keep;
 }
 
@@ -300,7 +301,7 @@ static int _catch_up(void *x, void *arg)
 {
 	job_record_t *job = x;
 	time_t last_ran = *(time_t *) arg;
-	uint32_t cnt = MAX(slurmctld_tres_cnt, 1);
+	uint32_t cnt = MAX(mfa_tres_cnt(), 1);
 	uint64_t counts[cnt], released[cnt];
 	mf_charge_job_t in;
 	booking_t b = { .job = job, .released = released, .limits = true };
@@ -321,11 +322,13 @@ void mfp_usage_reserve_catch_up(time_t last_ran)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 
-	if (!mfp_usage_limits() || !job_list || !last_ran)
+	list_t *jobs = mfa_job_list();
+
+	if (!mfp_usage_limits() || !jobs || !last_ran)
 		return;
-	lock_slurmctld(job_read_lock);
+	mfa_ctld_lock(job_read_lock);
 	assoc_mgr_lock(&locks);
-	list_for_each(job_list, _catch_up, &last_ran);
+	list_for_each(jobs, _catch_up, &last_ran);
 	assoc_mgr_unlock(&locks);
-	unlock_slurmctld(job_read_lock);
+	mfa_ctld_unlock(job_read_lock);
 }
