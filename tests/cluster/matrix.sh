@@ -30,8 +30,18 @@
 #
 # Checks (each a script of this directory, with that release's binaries,
 # its upstream plugin, and our plugin built against its source):
+#   build          Slurm's build (cached) and our plugin's against it;
+#                  then tests/build/plugin-symbols.sh: the plugin has no
+#                  strong reference that the release's libslurmfull (or a
+#                  library it needs) does not define, and dlopens with
+#                  RTLD_LAZY and RTLD_NOW after libslurmfull (a failure
+#                  fails the build check; the other checks still run)
 #   loads          test-plugin-loads.sh: ours is loaded, not upstream's;
 #                  state file compatible both ways; restarts on bad ones
+#   slurm-prog     test-slurm-prog.sh: Slurm's own test program of the
+#                  plugin (test24.1.prog.c; prio_multifactor.c in 26.11)
+#                  against that release, with upstream's plugin and with
+#                  ours, every row its test file expects (no cluster)
 #   usage          test-plugin-usage.sh: short jobs charged, usage as
 #                  upstream accrues it (a running job requeued, cases 4
 #                  and 5: on the oldest and the newest live release)
@@ -159,6 +169,8 @@ skip() {
 # skipped check by check, as its row of the table would have been)
 checks_of() {
 	local v=$1 a t n
+	# Slurm's own test program, every release (no cluster)
+	echo "slurm-prog test-slurm-prog.sh"
 	if [[ $LIVE == *" $v "* ]]; then
 		for a in fair_tree classic depth_oblivious; do
 			echo "diff:$a test-plugin-differential.sh MFPRIO_DIFF_ONLY=$a"
@@ -187,7 +199,7 @@ checks_of() {
 		for t in "$here"/test-*.sh; do
 			n=$(basename "$t" .sh)
 			case $n in
-			test-plugin-differential* | test-plugin-loads | test-plugin-usage | test-plugin-stats) continue ;;
+			test-plugin-differential* | test-plugin-loads | test-plugin-usage | test-plugin-stats | test-slurm-prog) continue ;;
 			esac
 			echo "${n#test-} $n.sh"
 		done
@@ -232,6 +244,19 @@ stop_instance() {
 }
 
 # ---------------------------------------------------------------- builds
+# symbols_result VERSION SO LIBSLURMFULL LOG: the build's result, by
+# tests/build/plugin-symbols.sh (appended to LOG): PASS, or FAIL with its
+# first failure as the reason
+symbols_result() {
+	local v=$1 so=$2 full=$3 log=$4 why
+	if "$top/tests/build/plugin-symbols.sh" "$so" "$full" >>"$log" 2>&1; then
+		result "$v" build PASS "$log"
+	else
+		why=$(grep -m 1 '^FAILED: ' "$log" | cut -c 9-200)
+		result "$v" build FAIL "$log" "plugin-symbols.sh: ${why:-failed}"
+		say "$v: the plugin fails plugin-symbols.sh: ${why:-see $log}"
+	fi
+}
 install_root=${MFPRIO_INSTALL_ROOT:-/var/tmp/mfprio-install}
 mkdir -p "$install_root" && chmod 755 "$install_root"
 # prefix[VERSION]: the install prefix ("" for Debian's 22.05.8);
@@ -243,9 +268,12 @@ for v in "${releases[@]}"; do
 	if [[ $v == "$DEBIAN" ]]; then
 		prefix[$v]=""
 		so[$v]=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
-		if [[ -f ${so[$v]} ]]; then result "$v" build PASS; else
+		if [[ ! -f ${so[$v]} ]]; then
 			result "$v" build FAIL "" "${so[$v]} missing"
 			unset "so[$v]"
+		else
+			full=$(ls /usr/lib/*/slurm-wlm/libslurmfull.so /usr/lib/*/slurm/libslurmfull.so 2>/dev/null | head -n 1)
+			symbols_result "$v" "${so[$v]}" "${full:-/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so}" "$log"
 		fi
 		continue
 	fi
@@ -273,7 +301,7 @@ for v in "${releases[@]}"; do
 		make -j2 install-pluginLTLIBRARIES) \
 		>>"$log" 2>&1 && [[ -f $inst/lib/mfprio/slurm/priority_multifactor.so ]]; then
 		so[$v]=$inst/lib/mfprio/slurm/priority_multifactor.so
-		result "$v" build PASS "$log"
+		symbols_result "$v" "${so[$v]}" "$p/lib/slurm/libslurmfull.so" "$log"
 	else
 		result "$v" build FAIL "$log" "the plugin's build failed"
 		tail -n 20 "$log"
@@ -444,7 +472,7 @@ for f in (res, skp):
         table[(v, c)] = r
         if c not in checks:
             checks.append(c)
-order = ['build', 'loads', 'usage', 'diff:fair_tree', 'diff:classic',
+order = ['build', 'loads', 'slurm-prog', 'usage', 'diff:fair_tree', 'diff:classic',
          'diff:depth_oblivious', 'flags']
 checks = [c for c in order if c in checks] + sorted(c for c in checks if c not in order)
 w = max([len('release')] + [len(v) for v in rels])
