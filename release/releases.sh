@@ -114,7 +114,7 @@ table_md() {
 	echo "|---|---|---|---|---|"
 	rows | awk -F '\t' -v ch="$(col checks)" -v t="$(col tested)" \
 		-v p="$(col packages)" -v sh="$(col shipped)" '{
-		tests = ($ch == "live") ? "every cluster check" : "build, load, Fair Tree differential"
+		tests = ($ch == "live") ? "every cluster check" : "build, load, Slurm\047s test program, Fair Tree differential"
 		pk = $p; gsub(/,/, ", ", pk)
 		printf "| %s | %s | %s | %s | %s |\n", $1, $t, tests, pk, ($sh == "-" ? "" : $sh) }'
 }
