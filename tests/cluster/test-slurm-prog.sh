@@ -30,7 +30,9 @@
 #      SLURM_CONF, FairShareDampeningFactor=1) the loader ran the init of
 #      our .so (LD_DEBUG=files "calling init: PATH": printed only for a
 #      load that succeeded) and of no other priority_multifactor.so, and
-#      the program prints every expected row.
+#      the program prints every expected row;
+#   4. the same with the program linked without slurmctld's locks.o (a
+#      stand-in with no lock functions: ours takes no lock there).
 # No daemon is started and no cluster instance is used.
 #
 # Environment: MFPRIO_SLURM_PREFIX, MFPRIO_PLUGIN_SO (our plugin, default
@@ -107,16 +109,20 @@ for o in src/slurmctld/locks src/sshare/process; do
 	fi
 done
 
-# build PROG into BIN; the link Slurm's testsuite uses: libslurmfull,
-# locks.o and process.o, the program's symbols exported (the plugin finds
-# cluster_cpus and job_list there), -ldl -lm
+# build PROG into BIN [OBJECTS...]; the link Slurm's testsuite uses:
+# libslurmfull, locks.o and process.o (or OBJECTS), the program's symbols
+# exported (the plugin finds cluster_cpus and job_list there), -ldl -lm
 build() {
-	cc "${cflags[@]}" -o "$2" "$1" "${objs[@]}" -L"$libdir" -lslurmfull \
+	local p=$1 bin=$2
+	shift 2
+	[[ $# -gt 0 ]] || set -- "${objs[@]}"
+	cc "${cflags[@]}" -o "$bin" "$p" "$@" -L"$libdir" -lslurmfull \
 		-Wl,-rpath,"$libdir" -rdynamic -ldl -lm -lpthread >>"$out/build.log" 2>&1
 }
 
-# run NAME PLUGINDIR: run the program with PluginDir=PLUGINDIR; its rows in
-# OUT/NAME.out, the loader's trace and its log in OUT/NAME.err
+# run NAME PLUGINDIR [PROGRAM]: run the program (OUT/prog) with
+# PluginDir=PLUGINDIR; its rows in OUT/NAME.out, the loader's trace and its
+# log in OUT/NAME.err
 run() {
 	cat >"$out/$1.conf" <<EOF
 ClusterName=slurmprog
@@ -128,7 +134,7 @@ StateSaveLocation=$out/state
 NodeName=localhost CPUs=1
 PartitionName=debug Nodes=localhost
 EOF
-	(cd "$out" && SLURM_CONF=$out/$1.conf LD_DEBUG=files timeout 120 "$out/prog" \
+	(cd "$out" && SLURM_CONF=$out/$1.conf LD_DEBUG=files timeout 120 "${3:-$out/prog}" \
 		>"$out/$1.out" 2>"$out/$1.err")
 }
 
@@ -216,4 +222,18 @@ check "the loader ran our $plugin_dir/priority_multifactor.so and no other ($(in
 check "no dlopen error from the plugin loader" \
 	bash -c "! grep -E 'plugin_load_from_file|dlopen' '$out/ours.err' | grep -v '^ *[0-9]*:'"
 check "our plugin prints the rows of $(basename "$testfile")" rows ours
+
+# 4. ours in a program without slurmctld's locks (the same program linked
+# without locks.o: our plugin takes no lock where there are none, and
+# reads nothing the program does not define)
+if build "$prog" "$out/prog-nolocks" "${objs[1]}"; then
+	run ours-nolocks "$plugin_dir:$SLURM_PLUGIN_DIR" "$out/prog-nolocks"
+	rc=$?
+	check "without slurmctld's locks our plugin runs (status $rc)" test "$rc" -eq 0
+	check "without slurmctld's locks the loader ran our .so ($(init_of ours-nolocks | tr '\n' ' '))" \
+		test "$(init_of ours-nolocks)" == "$plugin_dir/priority_multifactor.so"
+	check "without slurmctld's locks our plugin prints the rows of $(basename "$testfile")" rows ours-nolocks
+else
+	not_ok "$(basename "$prog") does not link without locks.o (see $out/build.log)"
+fi
 finish
