@@ -46,7 +46,12 @@ chmod 644 "$out/client.conf"
 SLURM_CONF=$out/client.conf LD_DEBUG=files sshare -a -l -P >"$out/sshare.out" 2>"$out/sshare.ld"
 rc=$?
 check "sshare runs with our plugin (rc $rc)" test "$rc" -eq 0
-check "sshare loaded our .so" grep -q "$plugin_dir/priority_multifactor.so" "$out/sshare.ld"
+# the loader's "calling init:" line comes only after a load that
+# succeeded ("file=" is printed for a load that fails too)
+check "sshare loaded our .so (the loader ran its init)" \
+	grep -q "calling init: $plugin_dir/priority_multifactor.so" "$out/sshare.ld"
+check "sshare printed no plugin load error" \
+	bash -c "! grep -v '^ *[0-9]*:' '$out/sshare.ld' | grep -E 'plugin_load_from_file|dlopen'"
 check "sshare printed the associations" grep -q '^root|' "$out/sshare.out"
 
 # the state file, byte for byte
