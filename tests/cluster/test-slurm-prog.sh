@@ -30,7 +30,8 @@
 #      SLURM_CONF, FairShareDampeningFactor=1) the loader ran the init of
 #      our .so (LD_DEBUG=files "calling init: PATH": printed only for a
 #      load that succeeded) and of no other priority_multifactor.so, and
-#      the program prints every expected row;
+#      the program prints every expected row, and the whole output is
+#      upstream's;
 #   4. the same with the program linked without slurmctld's locks.o (a
 #      stand-in with no lock functions: ours takes no lock there).
 # No daemon is started and no cluster instance is used.
@@ -222,6 +223,9 @@ check "the loader ran our $plugin_dir/priority_multifactor.so and no other ($(in
 check "no dlopen error from the plugin loader" \
 	bash -c "! grep -E 'plugin_load_from_file|dlopen' '$out/ours.err' | grep -v '^ *[0-9]*:'"
 check "our plugin prints the rows of $(basename "$testfile")" rows ours
+# every row, the ones the test file does not ask for too
+check "our plugin prints upstream's output, every row of it ($(wc -l <"$out/upstream.out") lines)" \
+	cmp -s "$out/upstream.out" "$out/ours.out"
 
 # 4. ours in a program without slurmctld's locks (the same program linked
 # without locks.o: our plugin takes no lock where there are none, and
