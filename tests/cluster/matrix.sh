@@ -272,7 +272,8 @@ for v in "${releases[@]}"; do
 			result "$v" build FAIL "" "${so[$v]} missing"
 			unset "so[$v]"
 		else
-			full=$(ls /usr/lib/*/slurm-wlm/libslurmfull.so /usr/lib/*/slurm/libslurmfull.so 2>/dev/null | head -n 1)
+			full=$(compgen -G '/usr/lib/*/slurm-wlm/libslurmfull.so' || compgen -G '/usr/lib/*/slurm/libslurmfull.so')
+			full=${full%%$'\n'*}
 			symbols_result "$v" "${so[$v]}" "${full:-/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so}" "$log"
 		fi
 		continue

@@ -194,7 +194,7 @@ else
 			continue
 		fi
 		testfile=$f
-		if ! run probe-$v "$SLURM_PLUGIN_DIR" || ! rows probe-$v >/dev/null; then
+		if ! run "probe-$v" "$SLURM_PLUGIN_DIR" || ! rows "probe-$v" >/dev/null; then
 			say "$v's $(basename "$p"): upstream's plugin of $SLURM_VERSION does not print its rows"
 			continue
 		fi
