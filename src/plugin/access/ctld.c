@@ -50,9 +50,7 @@ bool mfa_in_controller(void)
 
 uint32_t mfa_cluster_cpus(void)
 {
-	if (!&cluster_cpus || cluster_cpus == NO_VAL)
-		return 0;
-	return cluster_cpus;
+	return &cluster_cpus ? cluster_cpus : 0;
 }
 
 list_t *mfa_job_list(void)

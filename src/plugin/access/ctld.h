@@ -29,7 +29,7 @@
  * a client such as sshare, where init must start nothing. */
 bool mfa_in_controller(void);
 
-/* slurmctld's CPU count (0 where there is none). */
+/* slurmctld's CPU count, as it is (0 where there is none). */
 uint32_t mfa_cluster_cpus(void);
 
 /* The job list (NULL where there is none: no jobs). */
