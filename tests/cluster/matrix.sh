@@ -8,12 +8,15 @@
 #   1. each release of the matrix is found and built (slurm-release.sh,
 #      cached; 22.05.8 is Debian's package and its source from
 #      slurm-source.sh), and mfprio's plugin is built against it
-#      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT);
+#      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT), one
+#      release after the other by a builder in the background (niced);
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
 #      8); lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
 #      one MariaDB and one munged serve all), one task at a time, each
-#      within a time limit (below);
+#      within a time limit (below); a release's tasks join the queue as
+#      soon as it is built, so the lanes start at once with Debian's
+#      release while the others build;
 #   3. every task scheduled ends with a result: past its time limit a task
 #      is killed, FAIL "timed out after N s", its cluster instance is
 #      stopped and the lane goes on with its next task; a task a lane took
@@ -69,8 +72,11 @@
 # build, load and one differential (fair_tree), are release/releases.tsv's.
 #
 # Files in OUTDIR:
-#   tasks      the tasks scheduled, one a line, longest first:
+#   tasks      the tasks scheduled, one a line, as each release was built
+#              (queue: those not yet taken, longest first):
 #              RELEASE CHECK SCRIPT [VAR=VALUE...]
+#   built/     a file a release built: "PREFIX SO" (PREFIX "-" for Debian's);
+#              builds-done once the builder has ended
 #   results    a line for each build tried and for each task of tasks:
 #                RELEASE|CHECK|PASS|LOG|
 #                RELEASE|CHECK|FAIL|LOG|REASON
@@ -244,6 +250,12 @@ stop_instance() {
 }
 
 # ---------------------------------------------------------------- builds
+# The releases are built one after the other by a builder in the
+# background (niced: the clusters' daemons come first), and each release's
+# checks join the queue as soon as its plugin is built, so that the lanes
+# run Debian's release (nothing to build) and each built release while the
+# next ones build: on a machine with nothing cached the builds (2 to 5
+# minutes each) no longer hold every cluster back.
 # symbols_result VERSION SO LIBSLURMFULL LOG: the build's result, by
 # tests/build/plugin-symbols.sh (appended to LOG): PASS, or FAIL with its
 # first failure as the reason
@@ -259,105 +271,142 @@ symbols_result() {
 }
 install_root=${MFPRIO_INSTALL_ROOT:-/var/tmp/mfprio-install}
 mkdir -p "$install_root" && chmod 755 "$install_root"
-# prefix[VERSION]: the install prefix ("" for Debian's 22.05.8);
-# so[VERSION]: our plugin built for it (unset: not built, its checks are
-# skipped); notrun[VERSION]: why it was not built, when not for a failure
-declare -A prefix so notrun
-for v in "${releases[@]}"; do
-	log=$out/build-$v.log
+# OUTDIR/built/VERSION: "PREFIX SO" of a release built (PREFIX "-" for
+# Debian's 22.05.8); OUTDIR/builds-done once the builder has ended
+built=$out/built
+rm -rf "$built" "$out/builds-done"
+mkdir -p "$built"
+# the lanes take from queue; tasks stays the list of what must have a result
+queue=$out/queue
+tasks=$out/tasks
+: >"$tasks"
+: >"$queue"
+
+# build_release VERSION: find and build VERSION, build our plugin against
+# it; its build result (or skip) recorded; on success OUTDIR/built/VERSION
+build_release() {
+	local v=$1 log=$out/build-$1.log src p b inst so full
 	if [[ $v == "$DEBIAN" ]]; then
-		prefix[$v]=""
-		so[$v]=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
-		if [[ ! -f ${so[$v]} ]]; then
-			result "$v" build FAIL "" "${so[$v]} missing"
-			unset "so[$v]"
-		else
+		so=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
+		if [[ -f $so ]]; then
 			full=$(compgen -G '/usr/lib/*/slurm-wlm/libslurmfull.so' || compgen -G '/usr/lib/*/slurm/libslurmfull.so')
 			full=${full%%$'\n'*}
-			symbols_result "$v" "${so[$v]}" "${full:-/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so}" "$log"
+			symbols_result "$v" "$so" "${full:-/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so}" "$log"
+			echo "- $so" >"$built/$v"
+		else
+			result "$v" build FAIL "" "$so missing"
 		fi
-		continue
+		return
 	fi
 	if ! src=$("$here/slurm-release.sh" find "$v" 2>"$log"); then
-		notrun[$v]="no source found: $(tail -n 1 "$log")"
-		skip "$v" build "${notrun[$v]}"
+		echo "no source found: $(tail -n 1 "$log")" >"$built/$v.notrun"
+		skip "$v" build "$(cat "$built/$v.notrun")"
 		say "$v: no source found; skipped"
-		continue
+		return
 	fi
 	say "$v: Slurm from $src (cached build, or about 3 min)"
-	p=$("$here/slurm-release.sh" build "$v" 2>>"$log" | tail -n 1)
+	p=$(nice -n 10 "$here/slurm-release.sh" build "$v" 2>>"$log" | tail -n 1)
 	if [[ -z $p || ! -x $p/sbin/slurmctld ]]; then
 		result "$v" build FAIL "$log" "Slurm's build failed"
-		continue
+		return
 	fi
-	prefix[$v]=$p
 	b=$out/build-$v
 	mkdir -p "$b"
 	say "$v: building mfprio's plugin against $p/src"
 	# installed as an admin would, where the daemons (user slurm) can
 	# read it: the build tree may be in a private home directory
 	inst=$install_root/$v
-	if (cd "$b" && SLURMCTLD=$p/sbin/slurmctld "$top/configure" --enable-werror \
+	if (cd "$b" && SLURMCTLD=$p/sbin/slurmctld nice -n 10 "$top/configure" --enable-werror \
 		--prefix="$inst" --with-slurm-source="$p/src" &&
-		make -j2 install-pluginLTLIBRARIES) \
+		nice -n 10 make -j2 install-pluginLTLIBRARIES) \
 		>>"$log" 2>&1 && [[ -f $inst/lib/mfprio/slurm/priority_multifactor.so ]]; then
-		so[$v]=$inst/lib/mfprio/slurm/priority_multifactor.so
-		symbols_result "$v" "${so[$v]}" "$p/lib/slurm/libslurmfull.so" "$log"
+		so=$inst/lib/mfprio/slurm/priority_multifactor.so
+		symbols_result "$v" "$so" "$p/lib/slurm/libslurmfull.so" "$log"
+		echo "$p $so" >"$built/$v"
 	else
 		result "$v" build FAIL "$log" "the plugin's build failed"
 		tail -n 20 "$log"
 	fi
-done
-for v in "${unselected[@]}"; do
-	skip "$v" build "not in MFPRIO_MATRIX_RELEASES"
-done
+}
 
-# ---------------------------------------------------------------- tasks
-# One line per task: RELEASE CHECK SCRIPT [VAR=VALUE...]; longest first so
-# that the lanes finish together.  What is not scheduled is skipped, line
-# by line, with its reason.
-tasks=$out/tasks
-: >"$tasks"
-for v in "${releases[@]}" "${unselected[@]}"; do
+# enqueue VERSION: VERSION's checks into tasks and the queue (or skipped,
+# each with its reason); the queue kept longest first, so that a release
+# built late still starts its differentials before the short checks left
+enqueue() {
+	local v=$1 check script rest new=()
 	while read -r check script rest; do
 		if [[ " ${unselected[*]} " == *" $v "* ]]; then
 			skip "$v" "$check" "not in MFPRIO_MATRIX_RELEASES"
-		elif [[ -z ${so[$v]:-} ]]; then
-			skip "$v" "$check" "${notrun[$v]:-not run: the build failed}"
+		elif [[ ! -f $built/$v ]]; then
+			skip "$v" "$check" "$(cat "$built/$v.notrun" 2>/dev/null || echo "not run: the build failed")"
 		elif [[ $check == sprio-vs-mfprio && ${MFPRIO_SKIP_SPRIO:-} == 1 ]]; then
 			skip "$v" "$check" "MFPRIO_SKIP_SPRIO=1"
 		else
-			echo "$v $check $script${rest:+ $rest}" >>"$tasks"
+			new+=("$v $check $script${rest:+ $rest}")
 		fi
 	done < <(checks_of "$v")
-done
-# differentials and the long 22.05 ones first
-sort -s -k2,2 -t' ' "$tasks" | awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|usage|snapshot|load|tsan|part-assoc|new-assoc|fs-kept/) ; print (long ? 0 : 1) "\t" $0 }' |
-	sort -s -n -k1,1 | cut -f2- >"$tasks.sorted"
-mv "$tasks.sorted" "$tasks"
-# the lanes take from a copy: tasks stays the list of what must have a result
-queue=$out/queue
-cp "$tasks" "$queue"
-ntasks=$(wc -l <"$tasks")
+	[[ ${#new[@]} -gt 0 ]] || return 0
+	(
+		flock 7
+		printf '%s\n' "${new[@]}" >>"$tasks"
+		# differentials and the long 22.05 ones first
+		{ cat "$queue"; printf '%s\n' "${new[@]}"; } |
+			awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|usage|snapshot|load|tsan|part-assoc|new-assoc|fs-kept/) ; print (long ? 0 : 1) "\t" $0 }' |
+			sort -s -n -k1,1 | cut -f2- >"$queue.new"
+		mv "$queue.new" "$queue"
+	) 7>>"$queue.lock"
+}
+
+builder() {
+	local v
+	for v in "${releases[@]}"; do
+		build_release "$v"
+		enqueue "$v"
+	done
+	for v in "${unselected[@]}"; do
+		skip "$v" build "not in MFPRIO_MATRIX_RELEASES"
+		enqueue "$v"
+	done
+	say "builds done: $(wc -l <"$tasks") tasks scheduled, $(wc -l <"$skipped") skipped"
+	touch "$out/builds-done"
+}
+
+# prefix_of VERSION: the install prefix of a built release ("" for Debian's);
+# so_of VERSION: our plugin built for it
+prefix_of() { local p _s; read -r p _s <"$built/$1" 2>/dev/null || return 0; [[ $p == - ]] || echo "$p"; }
+so_of() { local _p s; read -r _p s <"$built/$1" 2>/dev/null && echo "$s"; }
+
 if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} ]]; then
 	limits="$MFPRIO_MATRIX_TASK_TIMEOUT s (MFPRIO_MATRIX_TASK_TIMEOUT)"
 else
 	limits="900-1800 s by check"
 fi
-say "$ntasks tasks over $lanes lanes (instances $first-$((first + lanes - 1))), $(wc -l <"$skipped") skipped; time limit per task: $limits"
+say "${#releases[@]} releases to build and check over $lanes lanes (instances $first-$((first + lanes - 1))); time limit per task: $limits"
 
 # take_task N: print the next task and remove it from the queue, noting
-# that lane N took it (under a lock).
+# that lane N took it (under a lock); while the queue is empty and releases
+# are still building, wait for them; nothing printed once all is taken.
 take_task() {
-	(
-		flock 7
-		line=$(head -n 1 "$queue")
-		[[ -n $line ]] || exit 0
-		sed -i 1d "$queue"
-		read -r tv tc _ <<<"$line"
-		echo "$1|$tv|$tc" >>"$taken"
-		echo "$line"
-	) 7>>"$queue.lock"
+	local line tv tc
+	while :; do
+		line=$({
+			flock 7
+			l=$(head -n 1 "$queue")
+			[[ -n $l ]] || exit 0
+			sed -i 1d "$queue"
+			read -r tv tc _ <<<"$l"
+			echo "$1|$tv|$tc" >>"$taken"
+			echo "$l"
+		} 7>>"$queue.lock")
+		if [[ -n $line ]]; then
+			echo "$line"
+			return 0
+		fi
+		# the builder is done (or gone: nothing more will come)
+		[[ -e $out/builds-done ]] && return 0
+		kill -0 "$bpid" 2>/dev/null || return 0
+		sleep 5
+	done
 }
 
 run_lane() {   # run_lane N
@@ -366,7 +415,7 @@ run_lane() {   # run_lane N
 		read -r v check script rest <<<"$line"
 		log=$out/$v-${check//:/-}.log
 		limit=$(task_limit "$check")
-		last=${prefix[$v]}
+		last=$(prefix_of "$v")
 		t0=$SECONDS
 		# timeout(1) puts the script in a process group of its own and,
 		# past the limit, sends SIGTERM to all of it (the script's EXIT
@@ -374,8 +423,8 @@ run_lane() {   # run_lane N
 		# so that its pid is known: a lane that dies leaves it behind,
 		# and the end of the run kills it (lane-N.running).
 		# shellcheck disable=SC2086
-		env MFPRIO_CLUSTER_INSTANCE="$n" MFPRIO_SLURM_PREFIX="${prefix[$v]}" \
-			MFPRIO_PLUGIN_SO="${so[$v]}" MFPRIO_CLUSTER_LOCK_WAIT=3600 $rest \
+		env MFPRIO_CLUSTER_INSTANCE="$n" MFPRIO_SLURM_PREFIX="$last" \
+			MFPRIO_PLUGIN_SO="$(so_of "$v")" MFPRIO_CLUSTER_LOCK_WAIT=3600 $rest \
 			timeout --kill-after=30 "$limit" "$here/$script" >"$log" 2>&1 </dev/null &
 		tpid=$!
 		echo "$tpid $v $check" >"$out/lane-$n.running"
@@ -390,7 +439,7 @@ run_lane() {   # run_lane N
 			say "lane $n: $v $check: FAIL ($why); stopping instance $n"
 			# the script's own clean-up may have been cut short:
 			# the next task on this lane must start clean
-			stop_instance "$n" "${prefix[$v]}" ||
+			stop_instance "$n" "$last" ||
 				say "lane $n: instance $n not stopped (see $out/lane-$n-stop.log)"
 			continue
 		fi
@@ -404,6 +453,8 @@ run_lane() {   # run_lane N
 	return 0
 }
 
+builder &
+bpid=$!
 pids=()
 for ((n = first; n < first + lanes; n++)); do
 	run_lane "$n" &
@@ -414,6 +465,8 @@ for i in "${!pids[@]}"; do
 	wait "${pids[$i]}"
 	lane_rc[i]=$?
 done
+# the lanes end only once the builder has: this returns at once
+wait "$bpid"
 
 # A lane that died (killed, or a shell error) may have left its task
 # running and its cluster up: end the task's process group (timeout's pid
@@ -426,7 +479,7 @@ for i in "${!pids[@]}"; do
 	p=""
 	if [[ -e $f ]]; then
 		read -r tpid v _ <"$f"
-		p=${prefix[$v]:-}
+		p=$(prefix_of "$v")
 		if [[ $(cat "/proc/$tpid/comm" 2>/dev/null) == timeout ]]; then
 			kill -KILL -- "-$tpid" 2>/dev/null || true
 		fi
