@@ -172,7 +172,8 @@ static int _parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 
 /*
  * The keys of `scontrol -o show job` in the order scontrol prints them
- * (22.05 to 26.05; keys a release adds are merely unknown to the others).
+ * (every release of release/releases.tsv; keys a release adds are merely
+ * unknown to the others).
  * ALWAYS: printed on every job line.  TEXT: a free-text value (a name, a
  * path, a comment: spaces and '=' allowed).  A free-text value runs until
  * a word "KEY=" whose KEY comes later in this order but no later than the
