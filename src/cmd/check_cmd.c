@@ -28,24 +28,33 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "input_opts.h"
 #include "json_out.h"
 #include "priority_flags.h"
+#include "priority_json.h"
 #include "priority_run.h"
 
 #define MF_EXIT_FINDINGS 3
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio check --snapshot DIR | --conf FILE --jobs FILE [--qos FILE]\n"
 "                    [--assoc FILE [--usage FILE]] [--json] ...\n"
 "\n"
 "Lint the priority settings against the snapshot's jobs and associations:\n"
 "each finding with its numbers and the fix.  Exit status: 0 nothing found,\n"
 "3 findings, 1 bad input, 2 usage error.\n"
-"\n"
-MF_IOPT_HELP
-"  --json         the findings as one JSON object; see mfprio(1)\n"
-"  -h, --help     this text\n";
+"\n";
+
+static const char _usage_own[] =
+"  --json             the findings as one JSON object; see mfprio(1)\n"
+"  -h, --help         this text\n";
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
+}
 
 
 typedef struct {
@@ -357,7 +366,8 @@ int cmd_check(int argc, char **argv)
 	int rc;
 
 	mf_iopt_init(&io);
-	rc = mf_iopt_parse(&io, argc, argv, _usage, &json);
+	rc = mf_iopt_parse(&io, argc, argv, MF_IOPT_PRIORITY_INPUTS, _usage,
+			   &json);
 	if (rc < 0) {
 		mf_iopt_clear(&io);
 		return MF_EXIT_OK;

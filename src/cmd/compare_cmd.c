@@ -19,13 +19,16 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
+#include "slurm_release.h"
 #include "input_opts.h"
 #include "json_out.h"
 #include "priority_flags.h"
+#include "priority_json.h"
 #include "priority_run.h"
 #include "timestr.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio compare --conf FILE --jobs FILE [--qos FILE]\n"
 "                      [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
 "                      [--now TIME] [--release VER] [--cluster NAME]\n"
@@ -37,15 +40,12 @@ static const char _usage[] =
 "with slurm.conf as it is; after, with the --set settings added after its\n"
 "last line.  Print, largest move first, each job's rank and priority\n"
 "before and after, then each user's (user in an account) best and mean\n"
-"rank and fair-share factor before and after.\n"
-"\n"
-"  --conf, --jobs, --qos, --assoc, --usage, --assoc-prio, --now, --release,\n"
-"  --cluster, --snapshot DIR  as for `mfprio priority` (see mfprio\n"
-"                     priority --help)\n"
-"  --set KEY=VALUE    a setting for \"after\": any Priority* key of\n"
-"                     slurm.conf or FairShareDampeningFactor (repeatable;\n"
-"                     a later one wins)\n"
-"  --flags FLAGS      the same as --set PriorityFlags=FLAGS\n"
+"rank and fair-share factor before and after.  --set, --flags (the same\n"
+"as --set PriorityFlags=FLAGS) and --damp are settings of \"after\" only,\n"
+"a later one winning.\n"
+"\n";
+
+static const char _usage_own[] =
 "  --damp N           the same as --set FairShareDampeningFactor=N\n"
 "  --json             one JSON object: both settings, the jobs and the\n"
 "                     users; see mfprio(1)\n"
@@ -56,6 +56,12 @@ static const char _usage[] =
 "PriorityDecayHalfLife, PriorityCalcPeriod and PriorityUsageResetPeriod\n"
 "change how usage decays from now on: the usage read is what decay had\n"
 "left when it was dumped, so they change no figure here (a note says so).\n";
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
+}
 
 enum { OPT_DAMP = 256, OPT_JSON };
 
@@ -555,8 +561,7 @@ static int _compare(mf_prun_opts_t o[2], const char *release)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		MF_IOPT_LONGOPTS,
+	static const struct option own[] = {
 		{ "damp", required_argument, NULL, OPT_DAMP },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "parsable", no_argument, NULL, 'P' },
@@ -564,6 +569,8 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts =
+		mf_iopt_longopts(MF_IOPT_PRIORITY_INPUTS, own);
 	mf_prun_opts_t o[2];
 	/* the settings of "after" (--set, --flags, --damp), in order */
 	GPtrArray *sets = g_ptr_array_new_with_free_func(mf_conf_pair_free);
@@ -593,7 +600,7 @@ int cmd_compare(int argc, char **argv)
 		case 'P': io.o.parsable = true; break;
 		case 'n': io.o.noheader = true; break;
 		case 'h':
-			fputs(_usage, stdout);
+			_usage(stdout);
 			g_ptr_array_unref(sets);
 			mf_iopt_clear(&io);
 			return MF_EXIT_OK;
@@ -602,7 +609,7 @@ int cmd_compare(int argc, char **argv)
 			if ((t = mf_iopt_take(&io, ch, optarg)) < 0) {
 				rc = MF_EXIT_USAGE;
 			} else if (!t) {
-				fputs(_usage, stderr);
+				_usage(stderr);
 				rc = MF_EXIT_USAGE;
 			}
 		}

@@ -35,6 +35,7 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "fairshare.h"
 #include "input_opts.h"
 #include "level_fs.h"
@@ -43,7 +44,7 @@
 #include "slurm_conf.h"
 #include "timestr.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio metrics --live [--output FILE] [--cluster NAME]\n"
 "       mfprio metrics --snapshot DIR [input options] [--output FILE]\n"
 "\n"
@@ -53,21 +54,27 @@ static const char _usage[] =
 "Tree's level fair-share; per association and partition the pending\n"
 "jobs, the sum and the highest of their priorities.  The same families as\n"
 "the plugin's metrics file (PriorityParameters=mfprio_metrics_file=FILE),\n"
-"without the plugin's cycle figures; see mfprio(1).\n"
-"\n"
-"  --live         from the cluster SLURM_CONF names, now: sshare's own\n"
-"                 figures (sshare, sprio, squeue are run once each)\n"
-"  --output FILE  write FILE atomically (into FILE.tmp, then swapped) instead\n"
-"                 of stdout: for node_exporter's textfile collector, FILE\n"
-"                 ending in .prom in its --collector.textfile.directory\n"
-"  --cluster NAME the cluster label (default: sshare's Cluster with\n"
-"                 --live, else the conf's ClusterName)\n"
-"  -h, --help     this text\n"
-"\n"
-"Input options (instead of --live):\n"
-MF_IOPT_HELP;
+"without the plugin's cycle figures; see mfprio(1).  Either --live or\n"
+"the input files; --cluster NAME is also the cluster label (default:\n"
+"sshare's Cluster with --live, else the conf's ClusterName).\n"
+"\n";
 
-enum { OPT_LIVE = 300, OPT_OUTPUT };
+static const char _usage_own[] =
+"  --output FILE      write FILE atomically (into FILE.tmp, then\n"
+"                     swapped) instead of stdout: for node_exporter's\n"
+"                     textfile collector, FILE ending in .prom in its\n"
+"                     --collector.textfile.directory\n"
+"  -h, --help         this text\n";
+
+#define _MASK (MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE))
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
+}
+
+enum { OPT_OUTPUT = 300 };
 
 /* Which job of a pending row was submitted first (ties: the lower id). */
 typedef struct {
@@ -419,13 +426,12 @@ typedef struct {
 static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 			       _margs_t *a)
 {
-	static const struct option opts[] = {
-		{ "live", no_argument, NULL, OPT_LIVE },
+	static const struct option own[] = {
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "help", no_argument, NULL, 'h' },
-		MF_IOPT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts = mf_iopt_longopts(_MASK, own);
 	bool inputs = false;
 	int ch, rc = MF_EXIT_OK;
 
@@ -434,10 +440,10 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 		int t;
 
 		switch (ch) {
-		case OPT_LIVE: a->live = true; continue;
+		case MF_IOPT_LIVE: a->live = true; continue;
 		case OPT_OUTPUT: a->output = optarg; continue;
 		case 'h':
-			fputs(_usage, stdout);
+			_usage(stdout);
 			return -1;
 		case MF_IOPT_CLUSTER:
 			a->cluster = optarg;
@@ -449,7 +455,7 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 		if (t < 0) {
 			rc = MF_EXIT_USAGE;
 		} else if (!t) {
-			fputs(_usage, stderr);
+			_usage(stderr);
 			rc = MF_EXIT_USAGE;
 		} else if (ch != MF_IOPT_CLUSTER) {
 			inputs = true;

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
+#include "slurm_release.h"
 #include "age_factor.h"
 #include "fairshare.h"
 #include "input_opts.h"
@@ -21,6 +23,7 @@
 #include "priority.h"
 #include "priority_conf.h"
 #include "priority_flags.h"
+#include "priority_json.h"
 #include "priority_run.h"
 #include "release_table.h"
 #include "slurm_conf.h"
@@ -28,7 +31,7 @@
 #include "snapshot_dir.h"
 #include "timestr.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio priority --conf FILE --jobs FILE [--qos FILE]\n"
 "                       [--assoc FILE [--usage FILE]] [--assoc-prio FILE]\n"
 "                       [--now TIME] [--release VER] [-P] [-n] [-l]\n"
@@ -39,32 +42,9 @@ static const char _usage[] =
 "\n"
 "Compute the priority of every pending job and print it as `sprio -l`\n"
 "does (weighted factors), or explain one job's priority and rank.\n"
-"\n"
-"  --conf FILE        slurm.conf (Priority*, PartitionName, NodeName, ...)\n"
-"  --jobs FILE        scontrol -o show job, or squeue --json /\n"
-"                     scontrol show job --json\n"
-"  --qos FILE         sacctmgr -P -n show qos format=Name,Priority\n"
-"  --assoc FILE       sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
-"  --usage FILE       sshare -a -P -n -o Account,User,RawUsage, or\n"
-"                     scontrol show assoc_mgr flags=assoc (two decimals)\n"
-"  --assoc-prio FILE  sacctmgr -P -n show assoc format=Account,User,Priority\n"
-"  --snapshot DIR     the files of `mfprio snapshot DIR` (its assoc-mgr\n"
-"                     before its usage); a file option given overrides\n"
-"                     its file\n"
-"  --now TIME         the time to compute at, as scontrol prints it or\n"
-"                     sbatch --begin takes it: seconds since the epoch,\n"
-"                     YYYY-MM-DD[THH:MM[:SS]], now[+N[units]], today,\n"
-"                     midnight, noon, HH:MM[:SS] (default and \"now\": the\n"
-"                     snapshot's time with --snapshot, else now)\n"
-"  --release VER      the Slurm release to imitate, " MF_RELEASES_RANGE " (23.11\n"
-"                     or 23.11.11); default: the conf's SLURM_VERSION=, else\n"
-"                     a file slurm-version next to the conf (scontrol\n"
-"                     --version), else 22.05\n"
-"  --flags FLAGS      PriorityFlags to use instead of the conf's (what-if)\n"
-"  --set KEY=VALUE    a slurm.conf Priority* key or FairShareDampeningFactor\n"
-"                     as if written last in the conf (what-if; repeatable)\n"
-"  --cluster NAME     the cluster whose rows of a several-cluster assoc\n"
-"                     dump are read (default: the conf's ClusterName)\n"
+"\n";
+
+static const char _usage_own[] =
 "  -jLIST             only these job ids (comma-separated; attached, as\n"
 "                     sprio takes it: --jobs is the dump)\n"
 "  -u, --user LIST    only these users' jobs\n"
@@ -83,6 +63,12 @@ static const char _usage[] =
 "  --json             one JSON object: the settings used and the rows (or\n"
 "                     the explanation); see mfprio(1)\n"
 "  -h, --help         this text\n";
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
+}
 
 /* priority's own long options (input_opts.h's are from 400 on) */
 enum {
@@ -1081,8 +1067,7 @@ static int _explain(const _ctx_t *c, const _opts_t *o, FILE *out)
 static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
 			    _ctx_t *c)
 {
-	static const struct option opts[] = {
-		MF_IOPT_LONGOPTS,
+	static const struct option own[] = {
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "user", required_argument, NULL, 'u' },
@@ -1095,6 +1080,8 @@ static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts =
+		mf_iopt_longopts(MF_IOPT_PRIORITY_INPUTS, own);
 	_opts_t *o = &io->o;
 	int ch, t;
 
@@ -1139,10 +1126,10 @@ static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
 		case 'P': o->parsable = true; break;
 		case 'n': o->noheader = true; break;
 		case 'h':
-			fputs(_usage, stdout);
+			_usage(stdout);
 			return 1;
 		default:
-			fputs(_usage, stderr);
+			_usage(stderr);
 			return -1;
 		}
 	}
@@ -1203,7 +1190,7 @@ int cmd_priority(int argc, char **argv)
 	io.release = NULL;
 	if ((rc = mf_iopt_finish(&io, "priority")) == MF_EXIT_USAGE &&
 	    (!o->conf || !o->jobs))
-		fputs(_usage, stderr);
+		_usage(stderr);
 	if (!rc)
 		rc = _prio_run(&c, o);
 out:

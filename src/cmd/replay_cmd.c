@@ -19,6 +19,9 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
+#include "slurm_release.h"
+#include "input_opts.h"
 #include "jobs_input.h"
 #include "json_out.h"
 #include "priority.h"
@@ -31,7 +34,7 @@
 #include "snapshot_dir.h"
 #include "timestr.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio replay --snapshot DIR | --conf FILE --assoc FILE [--qos FILE]\n"
 "                     [--from TIME] [--to TIME] [--cluster NAME]\n"
 "                     [--set KEY=VALUE]... [--flags FLAGS] [--damp N]\n"
@@ -46,41 +49,51 @@ static const char _usage[] =
 "it: each association's decayed usage (running jobs charged their billing\n"
 "each tick), fair-share, and the priority of the jobs pending at each tick;\n"
 "once with the snapshot's settings (before), once with the what-ifs\n"
-"(after).  Usage is zero at the period's start.\n"
+"(after: --set, --flags, --damp, --share).  Usage is zero at the period's\n"
+"start.  Of a snapshot, its slurm.conf, assoc and qos are read.\n"
 "\n"
 "The schedule is replayed as it happened: a job that would have started\n"
 "earlier under the other settings would also have changed who ran after\n"
 "it, and the replay does not simulate that.\n"
-"\n"
-"  --snapshot DIR   slurm.conf, assoc and qos of `mfprio snapshot DIR`\n"
-"  --conf, --assoc, --qos, --cluster  as for `mfprio priority`\n"
-"  --from TIME      the first tick (default: the earliest start or\n"
-"                   eligible time of the records)\n"
-"  --to TIME        no tick after it (default: the latest time in them)\n"
-"  --set, --flags, --damp  settings of \"after\", as `mfprio compare`\n"
-"  --share ACCOUNT=N, --share ACCOUNT/USER=N  the raw shares of an\n"
-"                   association in \"after\" (repeatable)\n"
-"  --charge-at-end y|n  charge a job when it ends, as slurmctld does with\n"
-"                   AccountingStorageEnforce=limits (default: from the\n"
-"                   conf), rather than at the next tick\n"
-"  --table KIND     series (default): time,account,user and each side's\n"
-"                   fair-share factor and usage, per sample; final: every\n"
-"                   association at the last tick; jobs: each job's\n"
-"                   priority and rank when it started; users: the jobs'\n"
-"                   ranks summarized per user and account\n"
-"  --json           all four tables as one JSON object\n"
-"  --svg FILE       the fair-share factors over time, as lines (- stdout)\n"
-"  --show NAMES     the series of these ACCOUNT (its users) or\n"
-"                   ACCOUNT/USER only\n"
-"  --top N          the series of the N user associations that move most\n"
-"                   (largest difference between the sides; --svg's\n"
-"                   default: 6)\n"
-"  --every N        a series sample every N ticks (default: about 500\n"
-"                   samples in all)\n"
-"  -h, --help       this text\n";
+"\n";
 
-enum { OPT_CONF = 300, OPT_ASSOC, OPT_QOS, OPT_SNAPSHOT, OPT_CLUSTER,
-       OPT_FROM, OPT_TO, OPT_SET, OPT_FLAGS, OPT_DAMP, OPT_SHARE,
+static const char _usage_own[] =
+"  --from TIME        the first tick (default: the earliest start or\n"
+"                     eligible time of the records)\n"
+"  --to TIME          no tick after it (default: the latest time in them)\n"
+"  --damp N           FairShareDampeningFactor of \"after\"\n"
+"  --share ACCOUNT=N, --share ACCOUNT/USER=N  the raw shares of an\n"
+"                     association in \"after\" (repeatable)\n"
+"  --charge-at-end y|n  charge a job when it ends, as slurmctld does with\n"
+"                     AccountingStorageEnforce=limits (default: from the\n"
+"                     conf), rather than at the next tick\n"
+"  --table KIND       series (default): time,account,user and each side's\n"
+"                     fair-share factor and usage, per sample; final: every\n"
+"                     association at the last tick; jobs: each job's\n"
+"                     priority and rank when it started; users: the jobs'\n"
+"                     ranks summarized per user and account\n"
+"  --json             all four tables as one JSON object\n"
+"  --svg FILE         the fair-share factors over time, as lines (- stdout)\n"
+"  --show NAMES       the series of these ACCOUNT (its users) or\n"
+"                     ACCOUNT/USER only\n"
+"  --top N            the series of the N user associations that move most\n"
+"                     (largest difference between the sides; --svg's\n"
+"                     default: 6)\n"
+"  --every N          a series sample every N ticks (default: about 500\n"
+"                     samples in all)\n"
+"  -h, --help         this text\n";
+
+#define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
+	       MF_IOPT_BIT(QOS) | MF_IOPT_BIT(CLUSTER) | MF_IOPT_BIT(SET) | \
+	       MF_IOPT_BIT(FLAGS))
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
+}
+
+enum { OPT_FROM = 300, OPT_TO, OPT_DAMP, OPT_SHARE,
        OPT_AT_END, OPT_TABLE, OPT_JSON, OPT_SVG, OPT_SHOW, OPT_TOP,
        OPT_EVERY };
 
@@ -1048,13 +1061,13 @@ static int _parse_change(_opts_t *o, int opt, const char *arg, int *line)
 	uint32_t flags;
 
 	switch (opt) {
-	case OPT_SET:
+	case MF_IOPT_SET:
 		if (mf_conf_set_arg(o->sets, arg, "--set", ++*line, &e)) {
 			mf_cmd_error("%s", e.text);
 			return -1;
 		}
 		return 0;
-	case OPT_FLAGS:
+	case MF_IOPT_FLAGS:
 		if (mf_priority_flags_parse(arg, &flags, &e)) {
 			mf_cmd_error("--flags: %s", e.text);
 			return -1;
@@ -1126,16 +1139,9 @@ static int _parse_output(_opts_t *o, int opt, const char *arg)
  * after --help. */
 static int _parse(_opts_t *o, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "conf", required_argument, NULL, OPT_CONF },
-		{ "assoc", required_argument, NULL, OPT_ASSOC },
-		{ "qos", required_argument, NULL, OPT_QOS },
-		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
+	static const struct option own[] = {
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "damp", required_argument, NULL, OPT_DAMP },
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "charge-at-end", required_argument, NULL, OPT_AT_END },
@@ -1148,20 +1154,21 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts = mf_iopt_longopts(_MASK, own);
 	int ch, line = 0;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_CONF: o->conf = optarg; break;
-		case OPT_ASSOC: o->assoc = optarg; break;
-		case OPT_QOS: o->qos = optarg; break;
-		case OPT_SNAPSHOT: o->snapshot = optarg; break;
-		case OPT_CLUSTER: o->cluster = optarg; break;
+		case MF_IOPT_CONF: o->conf = optarg; break;
+		case MF_IOPT_ASSOC: o->assoc = optarg; break;
+		case MF_IOPT_QOS: o->qos = optarg; break;
+		case MF_IOPT_SNAPSHOT: o->snapshot = optarg; break;
+		case MF_IOPT_CLUSTER: o->cluster = optarg; break;
 		case OPT_FROM: o->from = optarg; break;
 		case OPT_TO: o->to = optarg; break;
-		case OPT_SET:
-		case OPT_FLAGS:
+		case MF_IOPT_SET:
+		case MF_IOPT_FLAGS:
 		case OPT_DAMP:
 		case OPT_AT_END:
 			if (_parse_change(o, ch, optarg, &line))
@@ -1178,10 +1185,10 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		case OPT_SVG: o->svg = optarg; break;
 		case OPT_SHOW: o->show = optarg; break;
 		case 'h':
-			fputs(_usage, stdout);
+			_usage(stdout);
 			return -1;
 		default:
-			fputs(_usage, stderr);
+			_usage(stderr);
 			return MF_EXIT_USAGE;
 		}
 	}

@@ -44,7 +44,9 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "fairshare.h"
+#include "input_opts.h"
 #include "level_fs.h"
 #include "priority_conf.h"
 #include "priority_flags.h"
@@ -52,7 +54,7 @@
 #include "snapshot.h"
 #include "snapshot_dir.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio tree --snapshot DIR | --assoc FILE [--usage FILE] [--conf FILE]\n"
 "                   [--flags FLAGS] [--svg FILE] [--color WHEN]\n"
 "                   [--account NAME] [--depth N] [--top N] [--users fold|show]\n"
@@ -60,33 +62,36 @@ static const char _usage[] =
 "Draw the association tree: each account and user with its part of its\n"
 "parent's shares against its part of its parent's usage, and its\n"
 "fair-share factor.\n"
-"\n"
-"  --snapshot DIR the files of `mfprio snapshot DIR`; a file option given\n"
-"                 overrides its file\n"
-"  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
-"  --usage FILE   sshare -a -P -n -o Account,User,RawUsage, or scontrol show\n"
-"                 assoc_mgr flags=assoc\n"
-"  --conf FILE    slurm.conf: PriorityFlags, FairShareDampeningFactor\n"
-"  --flags FLAGS  PriorityFlags to use instead of the file's (what-if)\n"
-"  --svg FILE     write an SVG picture to FILE (- for stdout) instead\n"
-"  --width PX     the SVG's tree width (default 1000, 1400 for a large tree)\n"
-"  --color WHEN   auto (default: when stdout is a terminal), always, never;\n"
-"                 never when NO_COLOR is set\n"
-"  --account NAME only that account and what is under it\n"
-"  --depth N      N levels under the top one; deeper associations summed\n"
-"  --top N        under each account the N children whose usage is furthest\n"
-"                 from their shares; the others summed in one \"+K more\"\n"
-"                 (0: all)\n"
-"  --users WHEN   fold: each account's users as one \"N users\" row or box\n"
-"                 (their lowest and mean fair-share); show: each user\n"
-"                 Without any of these four, a tree of more than 300\n"
-"                 associations is drawn with --users fold and --top 5\n"
-"                 (the SVG then at least 1400 pixels wide, no box under\n"
-"                 50).\n"
-"  -h, --help     this text\n";
+"\n";
 
-enum { OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_SVG, OPT_COLOR,
-       OPT_SNAPSHOT, OPT_ACCOUNT, OPT_DEPTH, OPT_TOP, OPT_USERS,
+static const char _usage_own[] =
+"  --svg FILE         write an SVG picture to FILE (- for stdout) instead\n"
+"  --width PX         the SVG's tree width (default 1000, 1400 for a large tree)\n"
+"  --color WHEN       auto (default: when stdout is a terminal), always, never;\n"
+"                     never when NO_COLOR is set\n"
+"  --account NAME only that account and what is under it\n"
+"  --depth N          N levels under the top one; deeper associations summed\n"
+"  --top N            under each account the N children whose usage is furthest\n"
+"                     from their shares; the others summed in one \"+K more\"\n"
+"                     (0: all)\n"
+"  --users WHEN       fold: each account's users as one \"N users\" row or box\n"
+"                     (their lowest and mean fair-share); show: each user\n"
+"                     Without any of these four, a tree of more than 300\n"
+"                     associations is drawn with --users fold and --top 5\n"
+"                     (the SVG then at least 1400 pixels wide, no box under\n"
+"                     50).\n"
+"  -h, --help         this text\n";
+
+#define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
+	       MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(FLAGS))
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
+}
+
+enum { OPT_SVG = 256, OPT_COLOR, OPT_ACCOUNT, OPT_DEPTH, OPT_TOP, OPT_USERS,
        OPT_WIDTH };
 
 #define AUTO_ROWS 300
@@ -942,14 +947,9 @@ static int _tree_number(int ch, const char *arg, _tree_opts_t *o)
  * Returns 0, 1 after --help or -1 for a usage error (reported). */
 static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 {
-	static const struct option opts[] = {
-		{ "assoc", required_argument, NULL, OPT_ASSOC },
-		{ "usage", required_argument, NULL, OPT_USAGE },
-		{ "conf", required_argument, NULL, OPT_CONF },
-		{ "flags", required_argument, NULL, OPT_FLAGS },
+	static const struct option own[] = {
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "account", required_argument, NULL, OPT_ACCOUNT },
 		{ "depth", required_argument, NULL, OPT_DEPTH },
 		{ "top", required_argument, NULL, OPT_TOP },
@@ -958,18 +958,19 @@ static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts = mf_iopt_longopts(_MASK, own);
 	const char *nc = getenv("NO_COLOR");
 	int ch;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_ASSOC: o->assoc = optarg; break;
-		case OPT_USAGE: o->usage = optarg; break;
-		case OPT_CONF: o->conf = optarg; break;
-		case OPT_FLAGS: o->flags_arg = optarg; break;
+		case MF_IOPT_ASSOC: o->assoc = optarg; break;
+		case MF_IOPT_USAGE: o->usage = optarg; break;
+		case MF_IOPT_CONF: o->conf = optarg; break;
+		case MF_IOPT_FLAGS: o->flags_arg = optarg; break;
 		case OPT_SVG: o->svg = optarg; break;
-		case OPT_SNAPSHOT: o->snapshot = optarg; break;
+		case MF_IOPT_SNAPSHOT: o->snapshot = optarg; break;
 		case OPT_COLOR: o->when = optarg; break;
 		case OPT_ACCOUNT:
 			o->account = optarg;
@@ -986,10 +987,10 @@ static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 				return -1;
 			break;
 		case 'h':
-			fputs(_usage, stdout);
+			_usage(stdout);
 			return 1;
 		default:
-			fputs(_usage, stderr);
+			_usage(stderr);
 			return -1;
 		}
 	}

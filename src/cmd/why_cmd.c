@@ -20,21 +20,30 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "input_opts.h"
 #include "json_out.h"
+#include "priority_json.h"
 #include "priority_run.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio why JOB_A JOB_B --snapshot DIR | --conf FILE --jobs FILE\n"
 "                  [--qos FILE] [--assoc FILE [--usage FILE]] [--json] ...\n"
 "\n"
 "Say which of two pending jobs the scheduler takes first and why: the\n"
 "partition tier if that decides it, else the priority terms that differ,\n"
 "largest first, and what would change the order.\n"
-"\n"
-MF_IOPT_HELP
-"  --json         one JSON object instead of sentences; see mfprio(1)\n"
-"  -h, --help     this text\n";
+"\n";
+
+static const char _usage_own[] =
+"  --json             one JSON object instead of sentences; see mfprio(1)\n"
+"  -h, --help         this text\n";
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static void _usage(FILE *out)
+{
+	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
+}
 
 
 /* One term of the sum, for both jobs. */
@@ -529,14 +538,15 @@ int cmd_why(int argc, char **argv)
 	int rc;
 
 	mf_iopt_init(&io);
-	rc = mf_iopt_parse(&io, argc, argv, _usage, &json);
+	rc = mf_iopt_parse(&io, argc, argv, MF_IOPT_PRIORITY_INPUTS, _usage,
+			   &json);
 	if (rc < 0) {
 		mf_iopt_clear(&io);
 		return MF_EXIT_OK;
 	}
 	if (!rc && argc - optind != 2) {
 		mf_cmd_error("why: two job ids are needed (JOB_A JOB_B)");
-		fputs(_usage, stderr);
+		_usage(stderr);
 		rc = MF_EXIT_USAGE;
 	}
 	for (int i = 0; !rc && i < 2; i++) {

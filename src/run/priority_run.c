@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd.h"
+#include "cmd_error.h"
 #include "age_factor.h"
 #include "fairshare.h"
 #include "jobs_input.h"

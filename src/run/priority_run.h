@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * priority_run: the reading and computing half of `mfprio priority`, in
- * priority_run.c, below the command (priority_cmd.c), its JSON output
- * (priority_json.c), the input options (input_opts.c) and `mfprio
- * compare` (compare_cmd.c), so that every one of them reads the same
- * inputs the same way; it calls none of them.
+ * priority_run.c, below the command (priority_cmd.c), its renderings
+ * (src/render), the input options (input_opts.c) and `mfprio compare`
+ * (compare_cmd.c), so that every one of them reads the same inputs the
+ * same way; it calls none of them.
  *
  * Ownership: an mf_prun_ctx_t owns everything in it (mf_prun_clear());
  * the option strings are borrowed from the caller.
@@ -17,10 +17,9 @@
 
 #include <glib.h>
 
-#include "cmd.h"
+#include "slurm_release.h"
 #include "fairshare.h"
 #include "jobs_input.h"
-#include "json_out.h"
 #include "priority.h"
 #include "priority_conf.h"
 #include "slurm_conf.h"
@@ -181,20 +180,5 @@ GPtrArray *mf_prun_part_ranked(const mf_prun_ctx_t *c,
 /* The row of J in its first partition (the priority the job holds). */
 const mf_prun_row_t *mf_prun_job_row(const mf_prun_ctx_t *c,
 				     const mf_prun_job_t *j);
-
-/*
- * priority_json.c: write the settings C computed with as the member KEY
- * of J (an object: inputs, now, release, flags, fair-share algorithm and
- * dampening, weights, PriorityMaxAge, PriorityDecayHalfLife, ...).
- */
-void mf_prun_json_settings(mf_json_t *j, const char *key,
-			   const mf_prun_ctx_t *c, const mf_prun_opts_t *o);
-
-/* priority_json.c: `mfprio priority --json` and `--explain JOBID --json`
- * (the shape is in doc/mfprio.1).  Return an exit status. */
-int mf_prun_print_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-		       FILE *out);
-int mf_prun_explain_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-			 FILE *out);
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_error.h"
 #include "priority_flags.h"
+#include "priority_json.h"
 #include "priority_run.h"
 #include "release.h"
 
