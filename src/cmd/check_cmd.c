@@ -47,14 +47,12 @@ static const char _usage_head[] =
 "\n";
 
 static const char _usage_own[] =
-"  --json             the findings as one JSON object; see mfprio(1)\n"
-"  -h, --help         this text\n";
+"  --json             the findings as one JSON object; see mfprio(1)\n";
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, NULL
+};
 
 
 typedef struct {
@@ -359,29 +357,21 @@ static int _check(mf_iopts_t *io, bool json)
 	return rc;
 }
 
-int cmd_check(int argc, char **argv)
+/* check's operands (none), then the check.  Returns an exit status. */
+static int _check_run(mf_iopts_t *io, int n, char **ops, bool json)
 {
-	mf_iopts_t io;
-	bool json = false;
 	int rc;
 
-	mf_iopt_init(&io);
-	rc = mf_iopt_parse(&io, argc, argv, MF_IOPT_PRIORITY_INPUTS, _usage,
-			   &json);
-	if (rc < 0) {
-		mf_iopt_clear(&io);
-		return MF_EXIT_OK;
+	if (n) {
+		mf_cmd_error("check: unexpected argument '%s'", ops[0]);
+		return MF_EXIT_USAGE;
 	}
-	if (!rc && optind < argc) {
-		mf_cmd_error("check: unexpected argument '%s'", argv[optind]);
-		rc = MF_EXIT_USAGE;
-	}
-	if (!rc)
-		rc = mf_iopt_finish(&io, "check");
-	if (!rc)
-		rc = _check(&io, json);
-	mf_iopt_clear(&io);
-	if ((!rc || rc == MF_EXIT_FINDINGS) && fflush(stdout))
-		rc = MF_EXIT_INPUT;
-	return rc;
+	if ((rc = mf_iopt_finish(io, "check")))
+		return rc;
+	return _check(io, json);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	return mf_iopt_main(argc, argv, &_help, _check_run);
 }

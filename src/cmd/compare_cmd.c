@@ -50,18 +50,17 @@ static const char _usage_own[] =
 "  --json             one JSON object: both settings, the jobs and the\n"
 "                     users; see mfprio(1)\n"
 "  -P, --parsable     '|'-separated fields, no padding, no summary\n"
-"  -n, --noheader     no header lines\n"
-"  -h, --help         this text\n"
-"\n"
+"  -n, --noheader     no header lines\n";
+
+static const char _usage_tail[] =
 "PriorityDecayHalfLife, PriorityCalcPeriod and PriorityUsageResetPeriod\n"
 "change how usage decays from now on: the usage read is what decay had\n"
 "left when it was dumped, so they change no figure here (a note says so).\n";
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, _usage_tail
+};
 
 enum { OPT_DAMP = 256, OPT_JSON };
 
@@ -566,11 +565,10 @@ int cmd_compare(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts =
-		mf_iopt_longopts(MF_IOPT_PRIORITY_INPUTS, own);
+		mf_iopt_longopts(_help.mask, own);
 	mf_prun_opts_t o[2];
 	/* the settings of "after" (--set, --flags, --damp), in order */
 	GPtrArray *sets = g_ptr_array_new_with_free_func(mf_conf_pair_free);
@@ -600,7 +598,7 @@ int cmd_compare(int argc, char **argv)
 		case 'P': io.o.parsable = true; break;
 		case 'n': io.o.noheader = true; break;
 		case 'h':
-			_usage(stdout);
+			mf_iopt_usage(stdout, &_help);
 			g_ptr_array_unref(sets);
 			mf_iopt_clear(&io);
 			return MF_EXIT_OK;
@@ -609,15 +607,13 @@ int cmd_compare(int argc, char **argv)
 			if ((t = mf_iopt_take(&io, ch, optarg)) < 0) {
 				rc = MF_EXIT_USAGE;
 			} else if (!t) {
-				_usage(stderr);
+				mf_iopt_usage(stderr, &_help);
 				rc = MF_EXIT_USAGE;
 			}
 		}
 	}
-	if (!rc && optind < argc) {
-		mf_cmd_error("compare: unexpected argument '%s'", argv[optind]);
+	if (!rc && mf_iopt_no_operand(argc, argv, "compare"))
 		rc = MF_EXIT_USAGE;
-	}
 	if (!rc)
 		rc = mf_iopt_finish(&io, "compare");
 	if (!rc) {

@@ -44,18 +44,16 @@ static const char _usage_own[] =
 "                     output is always every user, long and '|'-separated\n"
 "  -n, --noheader     no header line\n"
 "  --json             one JSON object: the settings used and a row per\n"
-"                     association; see mfprio(1)\n"
-"  -h, --help         this text\n";
+"                     association; see mfprio(1)\n";
 
 #define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
 	       MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(RELEASE) | MF_IOPT_BIT(SET) | \
 	       MF_IOPT_BIT(FLAGS) | MF_IOPT_BIT(CLUSTER))
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, _MASK, _usage_own, NULL
+};
 
 enum { OPT_DAMP = 256, OPT_JSON };
 
@@ -196,10 +194,9 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 		{ "long", no_argument, NULL, 'l' },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct option *opts = mf_iopt_longopts(_MASK, own);
+	const struct option *opts = mf_iopt_longopts(_help.mask, own);
 	int c;
 
 	optind = 1;
@@ -232,18 +229,10 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 			break;
 		case OPT_JSON: o->json = true; break;
 		case 'n': o->noheader = true; break;
-		case 'h':
-			_usage(stdout);
-			return 1;
-		default: _usage(stderr); return -1;
+		default: return mf_iopt_other(c, &_help);
 		}
 	}
-	if (optind < argc) {
-		mf_cmd_error("fairshare: unexpected argument '%s'",
-			     argv[optind]);
-		return -1;
-	}
-	return 0;
+	return mf_iopt_no_operand(argc, argv, "fairshare");
 }
 
 /* The input files of O: the snapshot's where options name none, and the
@@ -268,7 +257,7 @@ static int _fs_settle(_fs_opts_t *o)
 		mf_cmd_error("fairshare: --assoc FILE is required%s",
 			     o->snapshot ? " (the snapshot has no assoc file)" :
 			     "");
-		_usage(stderr);
+		mf_iopt_usage(stderr, &_help);
 		return MF_EXIT_USAGE;
 	}
 	if ((o->conf || o->sets->len) &&

@@ -43,8 +43,9 @@ const struct option *mf_iopt_longopts(unsigned mask,
 				_iopts[i].name, _iopts[i].arg ?
 				required_argument : no_argument, NULL,
 				MF_IOPT_BEFORE_FIRST + 1 + (int) i };
-	while (own && own->name && n < _LONGOPTS_MAX - 1)
+	while (own && own->name && n < _LONGOPTS_MAX - 2)
 		table[n++] = *own++;
+	table[n++] = (struct option) { "help", no_argument, NULL, 'h' };
 	table[n] = (struct option) { NULL, 0, NULL, 0 };
 	return table;
 }
@@ -79,12 +80,32 @@ void mf_iopt_help(FILE *out, unsigned mask)
 	}
 }
 
-void mf_iopt_usage(FILE *out, const char *head, unsigned mask,
-		   const char *own)
+void mf_iopt_usage(FILE *out, const mf_iopt_help_t *h)
 {
-	fputs(head, out);
-	mf_iopt_help(out, mask);
-	fputs(own, out);
+	fputs(h->head, out);
+	mf_iopt_help(out, h->mask);
+	fputs(h->own, out);
+	fputs("  -h, --help         this text\n", out);
+	if (h->tail)
+		fprintf(out, "\n%s", h->tail);
+}
+
+int mf_iopt_other(int ch, const mf_iopt_help_t *help)
+{
+	if (ch == 'h') {
+		mf_iopt_usage(stdout, help);
+		return 1;
+	}
+	mf_iopt_usage(stderr, help);
+	return -1;
+}
+
+int mf_iopt_no_operand(int argc, char **argv, const char *cmd)
+{
+	if (optind >= argc)
+		return 0;
+	mf_cmd_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+	return -1;
 }
 
 void mf_iopt_init(mf_iopts_t *io)
@@ -177,16 +198,15 @@ void mf_iopt_clear(mf_iopts_t *io)
 	io->sets = NULL;
 }
 
-int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, unsigned mask,
-		  mf_iopt_usage_fn usage, bool *json)
+int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv,
+		  const mf_iopt_help_t *help, bool *json)
 {
 	enum { OPT_JSON = 1 };
 	static const struct option own[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct option *opts = mf_iopt_longopts(mask, own);
+	const struct option *opts = mf_iopt_longopts(help->mask, own);
 	int ch, t;
 
 	*json = false;
@@ -197,13 +217,30 @@ int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, unsigned mask,
 				return MF_EXIT_USAGE;
 		} else if (ch == OPT_JSON) {
 			*json = true;
-		} else if (ch == 'h') {
-			usage(stdout);
-			return -1;
 		} else {
-			usage(stderr);
-			return MF_EXIT_USAGE;
+			return mf_iopt_other(ch, help) > 0 ? -1 :
+			       MF_EXIT_USAGE;
 		}
 	}
 	return MF_EXIT_OK;
+}
+
+int mf_iopt_main(int argc, char **argv, const mf_iopt_help_t *help,
+		 mf_iopt_run_fn run)
+{
+	mf_iopts_t io;
+	bool json = false;
+	int rc;
+
+	mf_iopt_init(&io);
+	rc = mf_iopt_parse(&io, argc, argv, help, &json);
+	if (!rc)
+		rc = run(&io, argc - optind, argv + optind, json);
+	mf_iopt_clear(&io);
+	if (rc < 0)
+		return MF_EXIT_OK;
+	/* 0, or check's 3 (findings): the output is whole */
+	if ((rc == MF_EXIT_OK || rc == 3) && fflush(stdout))
+		rc = MF_EXIT_INPUT;
+	return rc;
 }

@@ -44,8 +44,8 @@ enum {
 
 /*
  * The getopt_long table of the input options in MASK followed by OWN (a
- * command's other options, ending with a zeroed entry).  Returns a table
- * in a static buffer, valid until the next call.
+ * command's other options, ending with a zeroed entry) and --help ('h').
+ * Returns a table in a static buffer, valid until the next call.
  */
 const struct option *mf_iopt_longopts(unsigned mask,
 				      const struct option *own);
@@ -54,10 +54,27 @@ const struct option *mf_iopt_longopts(unsigned mask,
  * table's order.  Returns nothing. */
 void mf_iopt_help(FILE *out, unsigned mask);
 
-/* Print to OUT a command's --help: HEAD, the lines of the input options
- * in MASK, then OWN (the command's other options).  Returns nothing. */
-void mf_iopt_usage(FILE *out, const char *head, unsigned mask,
-		   const char *own);
+/* A command's --help: HEAD, the lines of the input options in MASK (the
+ * options it takes), OWN (its other options), -h's line, then TAIL (a
+ * paragraph, may be NULL). */
+typedef struct {
+	const char *head;
+	unsigned mask;
+	const char *own;
+	const char *tail;
+} mf_iopt_help_t;
+
+/* Print H to OUT.  Returns nothing. */
+void mf_iopt_usage(FILE *out, const mf_iopt_help_t *h);
+
+/* An option character CH that a command's loop does not know: -h prints
+ * HELP to stdout and returns 1; any other prints it to stderr and returns
+ * -1 (getopt_long said what was wrong). */
+int mf_iopt_other(int ch, const mf_iopt_help_t *help);
+
+/* After the options of command CMD, which takes no operand: 0, or -1 after
+ * saying that ARGV[optind] is unexpected. */
+int mf_iopt_no_operand(int argc, char **argv, const char *cmd);
 
 typedef struct {
 	mf_prun_opts_t o;
@@ -78,17 +95,26 @@ void mf_iopt_init(mf_iopts_t *io);
  */
 int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg);
 
-/* A command's --help text, printed to OUT. */
-typedef void (*mf_iopt_usage_fn)(FILE *out);
+/*
+ * The whole option loop of a command that takes the inputs of HELP's
+ * mask, --json and -h (HELP printed): returns MF_EXIT_OK with optind at
+ * the first operand and *JSON set, MF_EXIT_USAGE after printing why, or
+ * -1 when -h printed the usage (the command then exits 0).
+ */
+int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv,
+		  const mf_iopt_help_t *help, bool *json);
 
 /*
- * The whole option loop of a command that takes the inputs of MASK,
- * --json and -h (USAGE printed): returns MF_EXIT_OK with optind at the
- * first operand and *JSON set, MF_EXIT_USAGE after printing why, or -1
- * when -h printed the usage (the command then exits 0).
+ * The main of a command over these inputs: its options read
+ * (mf_iopt_parse(); -h: exit status 0), then RUN handed the N operands
+ * OPS and --json; RUN checks them, calls mf_iopt_finish() and computes.
+ * What was written to stdout is flushed.  Returns RUN's exit status
+ * (MF_EXIT_INPUT if the flush fails after a status below 4), or a usage
+ * error's.
  */
-int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, unsigned mask,
-		  mf_iopt_usage_fn usage, bool *json);
+typedef int (*mf_iopt_run_fn)(mf_iopts_t *io, int n, char **ops, bool json);
+int mf_iopt_main(int argc, char **argv, const mf_iopt_help_t *help,
+		 mf_iopt_run_fn run);
 
 /*
  * After the options: fill what is missing from --snapshot, resolve --now

@@ -63,16 +63,14 @@ static const char _usage_own[] =
 "  --output FILE      write FILE atomically (into FILE.tmp, then\n"
 "                     swapped) instead of stdout: for node_exporter's\n"
 "                     textfile collector, FILE ending in .prom in its\n"
-"                     --collector.textfile.directory\n"
-"  -h, --help         this text\n";
+"                     --collector.textfile.directory\n";
 
 #define _MASK (MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE))
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, _MASK, _usage_own, NULL
+};
 
 enum { OPT_OUTPUT = 300 };
 
@@ -428,10 +426,9 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 {
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, OPT_OUTPUT },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct option *opts = mf_iopt_longopts(_MASK, own);
+	const struct option *opts = mf_iopt_longopts(_help.mask, own);
 	bool inputs = false;
 	int ch, rc = MF_EXIT_OK;
 
@@ -443,7 +440,7 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 		case MF_IOPT_LIVE: a->live = true; continue;
 		case OPT_OUTPUT: a->output = optarg; continue;
 		case 'h':
-			_usage(stdout);
+			mf_iopt_usage(stdout, &_help);
 			return -1;
 		case MF_IOPT_CLUSTER:
 			a->cluster = optarg;
@@ -455,16 +452,14 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 		if (t < 0) {
 			rc = MF_EXIT_USAGE;
 		} else if (!t) {
-			_usage(stderr);
+			mf_iopt_usage(stderr, &_help);
 			rc = MF_EXIT_USAGE;
 		} else if (ch != MF_IOPT_CLUSTER) {
 			inputs = true;
 		}
 	}
-	if (!rc && optind < argc) {
-		mf_cmd_error("metrics: unexpected argument '%s'", argv[optind]);
+	if (!rc && mf_iopt_no_operand(argc, argv, "metrics"))
 		rc = MF_EXIT_USAGE;
-	}
 	if (!rc && a->live == inputs) {
 		mf_cmd_error("metrics: give --live or the inputs (--snapshot "
 			     "DIR or the file options), not %s",

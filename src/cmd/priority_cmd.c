@@ -64,14 +64,12 @@ static const char _usage_own[] =
 "  --explain JOBID    every factor of JOBID with its inputs and weight, and\n"
 "                     the jobs ranked just above and below it\n"
 "  --json             one JSON object: the settings used and the rows (or\n"
-"                     the explanation); see mfprio(1)\n"
-"  -h, --help         this text\n";
+"                     the explanation); see mfprio(1)\n";
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, NULL
+};
 
 /* priority's own long options (input_opts.h's are from 400 on) */
 enum {
@@ -123,11 +121,10 @@ static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
 		{ "long", no_argument, NULL, 'l' },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts =
-		mf_iopt_longopts(MF_IOPT_PRIORITY_INPUTS, own);
+		mf_iopt_longopts(_help.mask, own);
 	_opts_t *o = &io->o;
 	int ch, t;
 
@@ -171,20 +168,10 @@ static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
 		case OPT_JSON: o->json = true; break;
 		case 'P': o->parsable = true; break;
 		case 'n': o->noheader = true; break;
-		case 'h':
-			_usage(stdout);
-			return 1;
-		default:
-			_usage(stderr);
-			return -1;
+		default: return mf_iopt_other(ch, &_help);
 		}
 	}
-	if (optind < argc) {
-		mf_cmd_error("priority: unexpected argument '%s'",
-			     argv[optind]);
-		return -1;
-	}
-	return 0;
+	return mf_iopt_no_operand(argc, argv, "priority");
 }
 
 /* Compute and print what O asks: the plain table streamed, or the
@@ -236,7 +223,7 @@ int cmd_priority(int argc, char **argv)
 	io.release = NULL;
 	if ((rc = mf_iopt_finish(&io, "priority")) == MF_EXIT_USAGE &&
 	    (!o->conf || !o->jobs))
-		_usage(stderr);
+		mf_iopt_usage(stderr, &_help);
 	if (!rc)
 		rc = _prio_run(&c, o);
 out:

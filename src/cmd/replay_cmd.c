@@ -82,18 +82,16 @@ static const char _usage_own[] =
 "                     (largest difference between the sides; --svg's\n"
 "                     default: 6)\n"
 "  --every N          a series sample every N ticks (default: about 500\n"
-"                     samples in all)\n"
-"  -h, --help         this text\n";
+"                     samples in all)\n";
 
 #define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
 	       MF_IOPT_BIT(QOS) | MF_IOPT_BIT(CLUSTER) | MF_IOPT_BIT(SET) | \
 	       MF_IOPT_BIT(FLAGS))
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, _MASK, _usage_own, NULL
+};
 
 enum { OPT_FROM = 300, OPT_TO, OPT_DAMP, OPT_SHARE,
        OPT_AT_END, OPT_TABLE, OPT_JSON, OPT_SVG, OPT_SHOW, OPT_TOP,
@@ -211,10 +209,9 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		{ "show", required_argument, NULL, OPT_SHOW },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "every", required_argument, NULL, OPT_EVERY },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct option *opts = mf_iopt_longopts(_MASK, own);
+	const struct option *opts = mf_iopt_longopts(_help.mask, own);
 	int ch, line = 0;
 
 	optind = 1;
@@ -244,12 +241,9 @@ static int _parse(_opts_t *o, int argc, char **argv)
 		case OPT_JSON: o->json = true; break;
 		case OPT_SVG: o->svg = optarg; break;
 		case OPT_SHOW: o->show = optarg; break;
-		case 'h':
-			_usage(stdout);
-			return -1;
 		default:
-			_usage(stderr);
-			return MF_EXIT_USAGE;
+			return mf_iopt_other(ch, &_help) > 0 ? -1 :
+			       MF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {

@@ -82,17 +82,15 @@ static const char _usage_own[] =
 "                     Without any of these four, a tree of more than 300\n"
 "                     associations is drawn with --users fold and --top 5\n"
 "                     (the SVG then at least 1400 pixels wide, no box under\n"
-"                     50).\n"
-"  -h, --help         this text\n";
+"                     50).\n";
 
 #define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
 	       MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(FLAGS))
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, _MASK, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, _MASK, _usage_own, NULL
+};
 
 enum { OPT_SVG = 256, OPT_COLOR, OPT_ACCOUNT, OPT_DEPTH, OPT_TOP, OPT_USERS,
        OPT_WIDTH };
@@ -176,10 +174,9 @@ static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "users", required_argument, NULL, OPT_USERS },
 		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct option *opts = mf_iopt_longopts(_MASK, own);
+	const struct option *opts = mf_iopt_longopts(_help.mask, own);
 	const char *nc = getenv("NO_COLOR");
 	int ch;
 
@@ -207,18 +204,11 @@ static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 			if (_tree_number(ch, optarg, o))
 				return -1;
 			break;
-		case 'h':
-			_usage(stdout);
-			return 1;
-		default:
-			_usage(stderr);
-			return -1;
+		default: return mf_iopt_other(ch, &_help);
 		}
 	}
-	if (optind < argc) {
-		mf_cmd_error("tree: unexpected argument '%s'", argv[optind]);
+	if (mf_iopt_no_operand(argc, argv, "tree"))
 		return -1;
-	}
 	if (strcmp(o->when, "auto") && strcmp(o->when, "always") &&
 	    strcmp(o->when, "never")) {
 		mf_cmd_error("--color '%s': auto, always or never", o->when);

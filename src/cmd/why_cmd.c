@@ -36,14 +36,12 @@ static const char _usage_head[] =
 "\n";
 
 static const char _usage_own[] =
-"  --json             one JSON object instead of sentences; see mfprio(1)\n"
-"  -h, --help         this text\n";
+"  --json             one JSON object instead of sentences; see mfprio(1)\n";
 
 /* --help: the command, its input options (input_opts.def), its own. */
-static void _usage(FILE *out)
-{
-	mf_iopt_usage(out, _usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own);
-}
+static const mf_iopt_help_t _help = {
+	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, NULL
+};
 
 
 /* One term of the sum, for both jobs. */
@@ -531,39 +529,30 @@ static int _why(mf_iopts_t *io, const char *ida, const char *idb, bool json)
 	return MF_EXIT_OK;
 }
 
-int cmd_why(int argc, char **argv)
+/* why's operands (two job ids), then the comparison.  Returns an exit
+ * status. */
+static int _why_run(mf_iopts_t *io, int n, char **ops, bool json)
 {
-	mf_iopts_t io;
-	bool json = false;
 	int rc;
 
-	mf_iopt_init(&io);
-	rc = mf_iopt_parse(&io, argc, argv, MF_IOPT_PRIORITY_INPUTS, _usage,
-			   &json);
-	if (rc < 0) {
-		mf_iopt_clear(&io);
-		return MF_EXIT_OK;
-	}
-	if (!rc && argc - optind != 2) {
+	if (n != 2) {
 		mf_cmd_error("why: two job ids are needed (JOB_A JOB_B)");
-		_usage(stderr);
-		rc = MF_EXIT_USAGE;
+		mf_iopt_usage(stderr, &_help);
+		return MF_EXIT_USAGE;
 	}
-	for (int i = 0; !rc && i < 2; i++) {
-		const char *id = argv[optind + i];
-
-		if (!g_ascii_isdigit(*id)) {
+	for (int i = 0; i < 2; i++) {
+		if (!g_ascii_isdigit(*ops[i])) {
 			mf_cmd_error("why: '%s' is not a job id (JOBID, or an "
-				     "array task ARRAYID_TASK)", id);
-			rc = MF_EXIT_USAGE;
+				     "array task ARRAYID_TASK)", ops[i]);
+			return MF_EXIT_USAGE;
 		}
 	}
-	if (!rc)
-		rc = mf_iopt_finish(&io, "why");
-	if (!rc)
-		rc = _why(&io, argv[optind], argv[optind + 1], json);
-	mf_iopt_clear(&io);
-	if (!rc && fflush(stdout))
-		rc = MF_EXIT_INPUT;
-	return rc;
+	if ((rc = mf_iopt_finish(io, "why")))
+		return rc;
+	return _why(io, ops[0], ops[1], json);
+}
+
+int cmd_why(int argc, char **argv)
+{
+	return mf_iopt_main(argc, argv, &_help, _why_run);
 }
