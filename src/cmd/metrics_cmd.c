@@ -319,71 +319,87 @@ static int _live_assocs(_fig_t *f)
 	return rc;
 }
 
+/* One row of a command's '|'-separated output, its fields stripped. */
+typedef void (*_row_fn)(char **fld, void *arg);
+
+/* Run ARGV and hand each line of its output with at least N fields to
+ * ROW.  Returns 0, or -1 (reported). */
+static int _run_rows(const char *const *argv, guint n, _row_fn row,
+		     void *arg)
+{
+	char *text = NULL, **lines;
+
+	if (_run(argv, &text))
+		return -1;
+	lines = g_strsplit(text, "\n", -1);
+	for (int l = 0; lines[l]; l++) {
+		char **fld = g_strsplit(lines[l], "|", -1);
+
+		if (g_strv_length(fld) >= n) {
+			for (guint i = 0; i < n; i++)
+				g_strstrip(fld[i]);
+			row(fld, arg);
+		}
+		g_strfreev(fld);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	return 0;
+}
+
+/* The pending jobs being read: squeue's accounts and submit times by job
+ * id, then sprio's rows. */
+typedef struct {
+	_fig_t *f;
+	GHashTable *acct;            /* job id -> account */
+	GHashTable *submit;          /* job id -> submit time */
+	time_t now;
+} _pending_t;
+
+static void _squeue_row(char **fld, void *arg)
+{
+	_pending_t *p = arg;
+	time_t t = 0;
+
+	if (mf_time_point(fld[2], p->now, &t, NULL) < 0)
+		t = 0;
+	g_hash_table_replace(p->acct, g_strdup(fld[0]), g_strdup(fld[1]));
+	g_hash_table_replace(p->submit, g_strdup(fld[0]),
+			     GSIZE_TO_POINTER((gsize) t));
+}
+
+static void _sprio_row(char **fld, void *arg)
+{
+	_pending_t *p = arg;
+
+	_add_pending(p->f, g_hash_table_lookup(p->acct, fld[0]), fld[2],
+		     fld[1], g_ascii_strtod(fld[3], NULL),
+		     (uint32_t) strtoul(fld[0], NULL, 10),
+		     (time_t) GPOINTER_TO_SIZE(g_hash_table_lookup(p->submit,
+								   fld[0])),
+		     p->now);
+}
+
 static int _live_pending(_fig_t *f)
 {
 	static const char *const sprio[] = { "sprio", "-h", "-o",
 					     "%i|%r|%u|%Y", NULL };
 	static const char *const squeue[] = { "squeue", "-h", "-t", "PD",
 					      "-o", "%A|%a|%V", NULL };
-	GHashTable *acct = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, g_free);
-	GHashTable *submit = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
-	time_t now = (time_t) f->timestamp;
-	char *text = NULL, **lines;
+	_pending_t p = {
+		.f = f, .now = (time_t) f->timestamp,
+		.acct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      g_free),
+		.submit = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL),
+	};
+	int rc = _run_rows(squeue, 3, _squeue_row, &p) ||
+		 _run_rows(sprio, 4, _sprio_row, &p) ? MF_EXIT_INPUT
+						     : MF_EXIT_OK;
 
-	if (_run(squeue, &text)) {
-		g_hash_table_destroy(acct);
-		g_hash_table_destroy(submit);
-		return MF_EXIT_INPUT;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	for (int n = 0; lines[n]; n++) {
-		char **fld = g_strsplit(lines[n], "|", -1);
-		time_t t = 0;
-
-		if (g_strv_length(fld) >= 3) {
-			for (int i = 0; i < 3; i++)
-				g_strstrip(fld[i]);
-			if (mf_time_point(fld[2], now, &t, NULL) < 0)
-				t = 0;
-			g_hash_table_replace(acct, g_strdup(fld[0]),
-					     g_strdup(fld[1]));
-			g_hash_table_replace(submit, g_strdup(fld[0]),
-					     GSIZE_TO_POINTER((gsize) t));
-		}
-		g_strfreev(fld);
-	}
-	g_strfreev(lines);
-	g_free(text);
-	if (_run(sprio, &text)) {
-		g_hash_table_destroy(acct);
-		g_hash_table_destroy(submit);
-		return MF_EXIT_INPUT;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	for (int n = 0; lines[n]; n++) {
-		char **fld = g_strsplit(lines[n], "|", -1);
-
-		if (g_strv_length(fld) >= 4) {
-			for (int i = 0; i < 4; i++)
-				g_strstrip(fld[i]);
-			_add_pending(f, g_hash_table_lookup(acct, fld[0]),
-				     fld[2], fld[1],
-				     g_ascii_strtod(fld[3], NULL),
-				     (uint32_t) strtoul(fld[0], NULL, 10),
-				     (time_t) GPOINTER_TO_SIZE(
-					     g_hash_table_lookup(submit,
-								 fld[0])),
-				     now);
-		}
-		g_strfreev(fld);
-	}
-	g_strfreev(lines);
-	g_free(text);
-	g_hash_table_destroy(acct);
-	g_hash_table_destroy(submit);
-	return MF_EXIT_OK;
+	g_hash_table_destroy(p.acct);
+	g_hash_table_destroy(p.submit);
+	return rc;
 }
 
 /* The algorithm named in `scontrol show config`'s PriorityFlags. */

@@ -22,20 +22,14 @@ static void _warn(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
 static void _warn(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
 		  const char *fmt, ...)
 {
+	char *where = p ? g_strdup_printf("%s:%d: %s=%s: ", p->file, p->line,
+					  p->key, p->value) : NULL;
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
+	mf_warning_vadd(pc->warnings, where, fmt, ap);
 	va_end(ap);
-	if (p)
-		g_ptr_array_add(pc->warnings,
-				g_strdup_printf("%s:%d: %s=%s: %s", p->file,
-						p->line, p->key, p->value,
-						msg));
-	else
-		g_ptr_array_add(pc->warnings, g_strdup(msg));
-	g_free(msg);
+	g_free(where);
 }
 
 /*

@@ -37,7 +37,6 @@ static int _pick_cluster(GPtrArray *rows, guint ncols, const char *cluster,
 			 const char *path, mf_error_t *errp);
 static void _row_free(gpointer p);
 static int _parse_shares(const char *s, uint32_t *out);
-static int _parse_usage(const char *s, long double *out);
 static int _check_parents(GHashTable *accts, const char *path,
 			  mf_error_t *errp);
 static int _load_assocs(mf_tree_t *tree, const char *path,
@@ -86,14 +85,13 @@ static _row_t *_new_row(const char *l, guint nfields, int line)
 static int _row_error(const _row_t *r, const char *path, mf_error_t *errp,
 		      const char *fmt, ...)
 {
+	char *where = g_strdup_printf("%s:%d: ", path, r->line);
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
+	mf_verrprintf(errp, where, fmt, ap);
 	va_end(ap);
-	mf_errprintf(errp, "%s:%d: %s", path, r->line, msg);
-	g_free(msg);
+	g_free(where);
 	if (r->cut)
 		mf_dump_note_cut(errp, "this line");
 	return -1;
@@ -185,22 +183,6 @@ static int _parse_shares(const char *s, uint32_t *out)
 	if (errno || *end || v >= MF_SHARES_PARENT)
 		return -1;
 	*out = (uint32_t) v;
-	return 0;
-}
-
-/* Raw usage: a finite number >= 0 (a fraction is allowed). */
-static int _parse_usage(const char *s, long double *out)
-{
-	char *end;
-	long double v;
-
-	if (!*s || !(g_ascii_isdigit(*s) || *s == '.'))
-		return -1;
-	errno = 0;
-	v = strtold(s, &end);
-	if (errno || *end || !isfinite(v) || v < 0.0L)
-		return -1;
-	*out = v;
 	return 0;
 }
 
@@ -642,7 +624,7 @@ static int _row_usage(const _row_t *r, bool parts, const char *path,
 				  "account's row (is this the association "
 				  "dump, Account|User|ParentName|Fairshare?)",
 				  r->fields[0], r->fields[2]);
-	if (_parse_usage(raw, usage))
+	if (mf_amgr_parse_usage(raw, usage))
 		return _row_error(r, path, errp, "RawUsage '%s' is not a "
 				  "number >= 0", raw);
 	return 0;
