@@ -23,6 +23,7 @@
 #include "slurm_release.h"
 #include "input_opts.h"
 #include "jobs_input.h"
+#include "qos_input.h"
 #include "json_out.h"
 #include "priority.h"
 #include "priority_conf.h"

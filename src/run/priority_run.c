@@ -18,6 +18,7 @@
 #include "age_factor.h"
 #include "fairshare.h"
 #include "jobs_input.h"
+#include "qos_input.h"
 #include "job_fs_factor.h"
 #include "priority.h"
 #include "priority_conf.h"
