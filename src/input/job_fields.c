@@ -12,7 +12,6 @@
 
 #include "job_fields.h"
 #include "job_values.h"
-#include "jobs_input.h"
 #include "line_reader.h"
 #include "timestr.h"
 

@@ -34,4 +34,13 @@ mf_job_line_t *mf_jfields_parse(char *text, const char *file, int line,
  * nothing. */
 void mf_jfields_filled(bool filled[F_N]);
 
+/* Parse one job line TEXT (for tests); FILE and LINE are for messages. */
+mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
+				 int line, mf_error_t *errp);
+
+/* Whether TEXT names JOB: its JobId ("120"), its name as squeue gives it
+ * ("100_3", "100_[4-9%2]"), or a task of a pending array record ("100_7"
+ * names the record 100_[4-9%2]). */
+bool mf_job_named(const mf_job_line_t *job, const char *text);
+
 #endif

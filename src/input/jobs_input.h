@@ -45,6 +45,7 @@
 
 #include <glib.h>
 
+#include "job_fields.h"
 #include "job_line.h"
 #include "job_values.h"
 #include "mf_error.h"
@@ -70,14 +71,5 @@ GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp);
  */
 int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 		 mf_error_t *errp);
-
-/* Parse one job line TEXT (for tests); FILE and LINE are for messages. */
-mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
-				 int line, mf_error_t *errp);
-
-/* Whether TEXT names JOB: its JobId ("120"), its name as squeue gives it
- * ("100_3", "100_[4-9%2]"), or a task of a pending array record ("100_7"
- * names the record 100_[4-9%2]). */
-bool mf_job_named(const mf_job_line_t *job, const char *text);
 
 #endif

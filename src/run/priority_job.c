@@ -6,6 +6,7 @@
  * with what the jobs before found kept in a cache (mf_prun_bcache_t).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,39 @@
 #include "job_fs_factor.h"
 #include "priority.h"
 #include "priority_flags.h"
-#include "priority_run.h"
+#include "priority_job.h"
 #include "release_table.h"
 
 /* priority_run.h's types, by the names this file uses */
 typedef mf_prun_job_t _job_t;
 typedef mf_prun_ctx_t _ctx_t;
+
+/* mf_prun_opts_t.quiet of the run under way */
+static bool _quiet;
+
+void mf_prun_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (_quiet)
+		return;
+
+	fputs("mfprio: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool mf_prun_is_quiet(void)
+{
+	return _quiet;
+}
+
+void mf_prun_quiet(bool quiet)
+{
+	_quiet = quiet;
+}
 
 typedef struct {
 	guint n;

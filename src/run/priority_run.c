@@ -36,23 +36,6 @@ typedef mf_prun_row_t _row_t;
 typedef mf_prun_opts_t _opts_t;
 typedef mf_prun_ctx_t _ctx_t;
 
-/* mf_prun_opts_t.quiet of the run under way */
-static bool _quiet;
-
-void mf_prun_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (_quiet)
-		return;
-
-	fputs("mfprio: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 void mf_prun_job_clear(_job_t *j)
 {
 	if (!j->parts_cached)
@@ -143,7 +126,7 @@ static int _load_conf(_ctx_t *c, const _opts_t *o)
 		const char *w = c->pc->warnings->pdata[i];
 
 		/* a bad --set value is warned about even when quiet */
-		if (!_quiet || g_str_has_prefix(w, "--set:"))
+		if (!mf_prun_is_quiet() || g_str_has_prefix(w, "--set:"))
 			fprintf(stderr, "mfprio: warning: %s\n", w);
 	}
 	if (!c->pc->parts->len) {
@@ -463,10 +446,10 @@ int mf_prun_run(mf_prun_ctx_t *c, const mf_prun_opts_t *o)
 {
 	int rc;
 
-	_quiet = o->quiet;
+	mf_prun_quiet(o->quiet);
 	if (!(rc = _load(c, o)) && !(rc = _compute(c, o->now)))
 		g_ptr_array_sort(c->rows, _by_job_id);
-	_quiet = false;
+	mf_prun_quiet(false);
 	return rc;
 }
 

@@ -11,7 +11,6 @@
 
 #include "job_fs_factor.h"
 #include "level_fs.h"
-#include "replay.h"
 #include "replay_fair_tree.h"
 #include "shares_norm.h"
 
