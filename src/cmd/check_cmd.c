@@ -56,32 +56,30 @@ static const mf_iopt_help_t _help = {
 
 
 typedef struct {
-	char *kind;              /* overflow, fs-weight, ... */
+	const char *kind;        /* overflow, fs-weight, ... (static) */
 	char *what;              /* the finding, with its numbers */
 	char *fix;
 } _finding_t;
 
-static void _finding_free(gpointer p)
+/* What finding P holds (the array's clear function). */
+static void _finding_clear(gpointer p)
 {
 	_finding_t *f = p;
 
-	g_free(f->kind);
 	g_free(f->what);
 	g_free(f->fix);
-	g_free(f);
 }
 
-static void _found(GPtrArray *out, const char *kind, char *what, char *fix)
+/* A finding of KIND (a static string): WHAT was found and its FIX, both
+ * new strings it takes. */
+static void _found(GArray *out, const char *kind, char *what, char *fix)
 {
-	_finding_t *f = g_new0(_finding_t, 1);
+	_finding_t f = { .kind = kind, .what = what, .fix = fix };
 
-	f->kind = g_strdup(kind);
-	f->what = what;
-	f->fix = fix;
-	g_ptr_array_add(out, f);
+	g_array_append_val(out, f);
 }
 
-static void _overflow(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _overflow(const mf_prun_ctx_t *c, GArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 	double sum = (double) k->weight_age + k->weight_assoc + k->weight_fs +
@@ -106,7 +104,7 @@ static void _overflow(const mf_prun_ctx_t *c, GPtrArray *out)
 				ceil(sum / (double) MF_PRIORITY_MAX)));
 }
 
-static void _fs_weight(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _fs_weight(const mf_prun_ctx_t *c, GArray *out)
 {
 	uint32_t n;
 
@@ -148,7 +146,7 @@ static char *_duration(uint32_t s)
 			       s / 60 % 60, s % 60);
 }
 
-static void _factors(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _factors(const mf_prun_ctx_t *c, GArray *out)
 {
 	static const struct {
 		const char *name, *key;
@@ -201,7 +199,7 @@ static void _factors(const mf_prun_ctx_t *c, GPtrArray *out)
 	}
 }
 
-static void _tres_unused(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _tres_unused(const mf_prun_ctx_t *c, GArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 
@@ -238,7 +236,7 @@ static unsigned long _conf_num(const mf_conf_t *conf, const char *key)
 }
 
 static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-		 GPtrArray *out)
+		 GArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 	const char *type = c->pc->priority_type;
@@ -295,7 +293,7 @@ static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 }
 
 static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
-			const mf_prun_opts_t *o, const GPtrArray *found)
+			const mf_prun_opts_t *o, const GArray *found)
 {
 	mf_json_t j;
 
@@ -305,7 +303,7 @@ static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
 	mf_json_uint(&j, "pending_jobs", c->jobs->len);
 	mf_json_begin_array(&j, "findings");
 	for (guint i = 0; i < found->len; i++) {
-		const _finding_t *f = found->pdata[i];
+		const _finding_t *f = &g_array_index(found, _finding_t, i);
 
 		mf_json_begin_object(&j, NULL);
 		mf_json_string(&j, "kind", f->kind);
@@ -321,14 +319,15 @@ static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
 static int _check(mf_iopts_t *io, bool json)
 {
 	mf_prun_ctx_t c = { 0 };
-	GPtrArray *found;
+	GArray *found;
 	int rc = mf_iopt_run(io, &c);
 
 	if (rc) {
 		mf_prun_clear(&c);
 		return rc;
 	}
-	found = g_ptr_array_new_with_free_func(_finding_free);
+	found = g_array_new(FALSE, FALSE, sizeof(_finding_t));
+	g_array_set_clear_func(found, _finding_clear);
 	_overflow(&c, found);
 	_fs_weight(&c, found);
 	_factors(&c, found);
@@ -338,7 +337,7 @@ static int _check(mf_iopts_t *io, bool json)
 		_print_json(stdout, &c, &io->o, found);
 	} else {
 		for (guint i = 0; i < found->len; i++) {
-			const _finding_t *f = found->pdata[i];
+			const _finding_t *f = &g_array_index(found, _finding_t, i);
 
 			printf("%s: %s.\n  fix: %s.\n", f->kind, f->what,
 			       f->fix);
@@ -352,7 +351,7 @@ static int _check(mf_iopts_t *io, bool json)
 			       found->len > 1 ? "s" : "");
 	}
 	rc = found->len ? MF_EXIT_FINDINGS : MF_EXIT_OK;
-	g_ptr_array_unref(found);
+	g_array_unref(found);
 	mf_prun_clear(&c);
 	return rc;
 }
