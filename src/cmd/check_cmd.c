@@ -46,12 +46,11 @@ static const char _usage_head[] =
 "3 findings, 1 bad input, 2 usage error.\n"
 "\n";
 
-static const char _usage_own[] =
-"  --json             the findings as one JSON object; see mfprio(1)\n";
-
-/* --help: the command, its input options (input_opts.def), its own. */
+/* --help: the command, its input options (input_opts.def), --json. */
 static const mf_iopt_help_t _help = {
-	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, NULL
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS,
+	.own = "  --json             the findings as one JSON object; see mfprio(1)\n",
 };
 
 

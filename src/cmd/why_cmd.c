@@ -37,12 +37,12 @@ static const char _usage_head[] =
 "largest first, and what would change the order.\n"
 "\n";
 
-static const char _usage_own[] =
-"  --json             one JSON object instead of sentences; see mfprio(1)\n";
-
-/* --help: the command, its input options (input_opts.def), its own. */
+/* --help: the command, its input options (input_opts.def), --json. */
 static const mf_iopt_help_t _help = {
-	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, NULL
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS,
+	.own = "  --json             one JSON object instead of sentences; "
+	       "see mfprio(1)\n",
 };
 
 
