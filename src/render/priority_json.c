@@ -14,6 +14,12 @@
 #include "priority_run.h"
 #include "release.h"
 
+/* The factors of the sum by their JSON names, in sprio's order. */
+#define _FACTORS 6
+static const char *const _factor[_FACTORS] = {
+	"age", "assoc", "fairshare", "jobsize", "partition", "qos",
+};
+
 static void _flags(mf_json_t *j, const char *key, uint32_t flags);
 static void _tres_values(mf_json_t *j, const char *key,
 			 const mf_prun_ctx_t *c, const double *v);
@@ -46,10 +52,26 @@ static void _tres_values(mf_json_t *j, const char *key,
 	mf_json_end_object(j);
 }
 
+/* An object of the six factors' V (by _factor's names) and the TRES's
+ * TRES_V, as member KEY. */
+static void _factor_values(mf_json_t *j, const char *key,
+			   const mf_prun_ctx_t *c, const double v[_FACTORS],
+			   const double *tres_v)
+{
+	mf_json_begin_object(j, key);
+	for (int i = 0; i < _FACTORS; i++)
+		mf_json_double(j, _factor[i], v[i]);
+	_tres_values(j, "tres", c, tres_v);
+	mf_json_end_object(j);
+}
+
 void mf_prun_json_settings(mf_json_t *j, const char *key,
 			   const mf_prun_ctx_t *c, const mf_prun_opts_t *o)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
+	const uint32_t weight[_FACTORS] = { cfg->weight_age, cfg->weight_assoc,
+		cfg->weight_fs, cfg->weight_js, cfg->weight_part,
+		cfg->weight_qos };
 	char rel[8];
 
 	mf_json_begin_object(j, key);
@@ -70,12 +92,8 @@ void mf_prun_json_settings(mf_json_t *j, const char *key,
 		       mf_fs_algo_name(c->fs_cfg.algo));
 	mf_json_uint(j, "fairshare_dampening", c->fs_cfg.damp);
 	mf_json_begin_object(j, "weights");
-	mf_json_uint(j, "age", cfg->weight_age);
-	mf_json_uint(j, "assoc", cfg->weight_assoc);
-	mf_json_uint(j, "fairshare", cfg->weight_fs);
-	mf_json_uint(j, "jobsize", cfg->weight_js);
-	mf_json_uint(j, "partition", cfg->weight_part);
-	mf_json_uint(j, "qos", cfg->weight_qos);
+	for (int i = 0; i < _FACTORS; i++)
+		mf_json_uint(j, _factor[i], weight[i]);
 	_tres_values(j, "tres", c, cfg->weight_tres);
 	mf_json_end_object(j);
 	mf_json_uint(j, "max_age", cfg->max_age);
@@ -105,24 +123,13 @@ static void _result(mf_json_t *j, const mf_prun_ctx_t *c,
 {
 	mf_json_double(j, "site", r->direct ? 0.0 : (double)r->site);
 	mf_json_double(j, "nice", r->direct ? 0.0 : (double)r->nice);
-	mf_json_begin_object(j, "weighted");
-	mf_json_double(j, "age", r->w_age);
-	mf_json_double(j, "assoc", r->w_assoc);
-	mf_json_double(j, "fairshare", r->w_fs);
-	mf_json_double(j, "jobsize", r->w_js);
-	mf_json_double(j, "partition", r->w_part);
-	mf_json_double(j, "qos", r->w_qos);
-	_tres_values(j, "tres", c, r->w_tres);
-	mf_json_end_object(j);
-	mf_json_begin_object(j, "factors");
-	mf_json_double(j, "age", r->age);
-	mf_json_double(j, "assoc", r->assoc);
-	mf_json_double(j, "fairshare", r->fs);
-	mf_json_double(j, "jobsize", r->js);
-	mf_json_double(j, "partition", r->part);
-	mf_json_double(j, "qos", r->qos);
-	_tres_values(j, "tres", c, r->tres);
-	mf_json_end_object(j);
+	const double weighted[_FACTORS] = { r->w_age, r->w_assoc, r->w_fs,
+		r->w_js, r->w_part, r->w_qos };
+	const double factor[_FACTORS] = { r->age, r->assoc, r->fs, r->js,
+		r->part, r->qos };
+
+	_factor_values(j, "weighted", c, weighted, r->w_tres);
+	_factor_values(j, "factors", c, factor, r->tres);
 }
 
 int mf_prun_print_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
