@@ -191,9 +191,7 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 		{ "users", required_argument, NULL, 'u' },
 		{ "partition", no_argument, NULL, 'm' },
 		{ "all", no_argument, NULL, 'a' },
-		{ "long", no_argument, NULL, 'l' },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "noheader", no_argument, NULL, 'n' },
+		MF_IOPT_TABLE_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts = mf_iopt_longopts(_help.mask, own);

@@ -42,6 +42,14 @@ enum {
 	 MF_IOPT_BIT(ASSOC_PRIO) | MF_IOPT_BIT(NOW) | MF_IOPT_BIT(RELEASE) | \
 	 MF_IOPT_BIT(SET) | MF_IOPT_BIT(FLAGS) | MF_IOPT_BIT(CLUSTER))
 
+/* The options of the tables sprio and sshare print, which `mfprio
+ * priority` and `mfprio fairshare` take as they do: -l (taken), -P, -n;
+ * for a command's own getopt_long table. */
+#define MF_IOPT_TABLE_OPTS \
+	{ "long", no_argument, NULL, 'l' }, \
+	{ "parsable", no_argument, NULL, 'P' }, \
+	{ "noheader", no_argument, NULL, 'n' }
+
 /*
  * The getopt_long table of the input options in MASK followed by OWN (a
  * command's other options, ending with a zeroed entry) and --help ('h').

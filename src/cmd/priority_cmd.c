@@ -118,9 +118,7 @@ static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
 		{ "partition", required_argument, NULL, 'p' },
 		{ "sort", required_argument, NULL, 'S' },
 		{ "weights", no_argument, NULL, 'w' },
-		{ "long", no_argument, NULL, 'l' },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "noheader", no_argument, NULL, 'n' },
+		MF_IOPT_TABLE_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts =
