@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The JSON writer of mfprio's --json output (src/cmd/json_out.h): string
+ * The JSON writer of mfprio's --json output (src/render/json_out.h): string
  * escapes as RFC 8259 spells them, numbers that read back exactly, NaN
  * and infinities as null, and the layout (members of the top two levels
  * one per line, deeper ones on one line).
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "src/cmd/json_out.h"
+#include "src/render/json_out.h"
 
 typedef struct {
 	const char *in;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The replay engine (src/cmd/replay.h) over a history worked out by hand:
+ * The replay engine (src/run/replay.h) over a history worked out by hand:
  * three jobs, ticks every 10 s at 1000 (the first: usage 0), 1010, 1020
  * and 1030, half-life 693 s, so that the per-second decay factor is
  *   D = 1 - 0.693 / 693 = 0.999.
@@ -44,7 +44,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "src/cmd/replay.h"
+#include "src/run/replay.h"
 
 static const tt_row_t _rows[] = {
 	{ "A", NULL, NULL, 1, 0 },

@@ -28,53 +28,57 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "input_opts.h"
 #include "json_out.h"
 #include "priority_flags.h"
+#include "priority_json.h"
 #include "priority_run.h"
 
 #define MF_EXIT_FINDINGS 3
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio check --snapshot DIR | --conf FILE --jobs FILE [--qos FILE]\n"
 "                    [--assoc FILE [--usage FILE]] [--json] ...\n"
 "\n"
 "Lint the priority settings against the snapshot's jobs and associations:\n"
 "each finding with its numbers and the fix.  Exit status: 0 nothing found,\n"
 "3 findings, 1 bad input, 2 usage error.\n"
-"\n"
-MF_IOPT_HELP
-"  --json         the findings as one JSON object; see mfprio(1)\n"
-"  -h, --help     this text\n";
+"\n";
+
+/* --help: the command, its input options (input_opts.def), --json. */
+static const mf_iopt_help_t _help = {
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS,
+	.own = "  --json             the findings as one JSON object; see mfprio(1)\n",
+};
 
 
 typedef struct {
-	char *kind;              /* overflow, fs-weight, ... */
+	const char *kind;        /* overflow, fs-weight, ... (static) */
 	char *what;              /* the finding, with its numbers */
 	char *fix;
 } _finding_t;
 
-static void _finding_free(gpointer p)
+/* What finding P holds (the array's clear function). */
+static void _finding_clear(gpointer p)
 {
 	_finding_t *f = p;
 
-	g_free(f->kind);
 	g_free(f->what);
 	g_free(f->fix);
-	g_free(f);
 }
 
-static void _found(GPtrArray *out, const char *kind, char *what, char *fix)
+/* A finding of KIND (a static string): WHAT was found and its FIX, both
+ * new strings it takes. */
+static void _found(GArray *out, const char *kind, char *what, char *fix)
 {
-	_finding_t *f = g_new0(_finding_t, 1);
+	_finding_t f = { .kind = kind, .what = what, .fix = fix };
 
-	f->kind = g_strdup(kind);
-	f->what = what;
-	f->fix = fix;
-	g_ptr_array_add(out, f);
+	g_array_append_val(out, f);
 }
 
-static void _overflow(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _overflow(const mf_prun_ctx_t *c, GArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 	double sum = (double) k->weight_age + k->weight_assoc + k->weight_fs +
@@ -99,7 +103,7 @@ static void _overflow(const mf_prun_ctx_t *c, GPtrArray *out)
 				ceil(sum / (double) MF_PRIORITY_MAX)));
 }
 
-static void _fs_weight(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _fs_weight(const mf_prun_ctx_t *c, GArray *out)
 {
 	uint32_t n;
 
@@ -141,7 +145,7 @@ static char *_duration(uint32_t s)
 			       s / 60 % 60, s % 60);
 }
 
-static void _factors(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _factors(const mf_prun_ctx_t *c, GArray *out)
 {
 	static const struct {
 		const char *name, *key;
@@ -194,7 +198,7 @@ static void _factors(const mf_prun_ctx_t *c, GPtrArray *out)
 	}
 }
 
-static void _tres_unused(const mf_prun_ctx_t *c, GPtrArray *out)
+static void _tres_unused(const mf_prun_ctx_t *c, GArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 
@@ -231,7 +235,7 @@ static unsigned long _conf_num(const mf_conf_t *conf, const char *key)
 }
 
 static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-		 GPtrArray *out)
+		 GArray *out)
 {
 	const mf_prio_config_t *k = &c->cfg;
 	const char *type = c->pc->priority_type;
@@ -288,7 +292,7 @@ static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 }
 
 static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
-			const mf_prun_opts_t *o, const GPtrArray *found)
+			const mf_prun_opts_t *o, const GArray *found)
 {
 	mf_json_t j;
 
@@ -298,7 +302,7 @@ static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
 	mf_json_uint(&j, "pending_jobs", c->jobs->len);
 	mf_json_begin_array(&j, "findings");
 	for (guint i = 0; i < found->len; i++) {
-		const _finding_t *f = found->pdata[i];
+		const _finding_t *f = &g_array_index(found, _finding_t, i);
 
 		mf_json_begin_object(&j, NULL);
 		mf_json_string(&j, "kind", f->kind);
@@ -314,14 +318,15 @@ static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
 static int _check(mf_iopts_t *io, bool json)
 {
 	mf_prun_ctx_t c = { 0 };
-	GPtrArray *found;
+	GArray *found;
 	int rc = mf_iopt_run(io, &c);
 
 	if (rc) {
 		mf_prun_clear(&c);
 		return rc;
 	}
-	found = g_ptr_array_new_with_free_func(_finding_free);
+	found = g_array_new(FALSE, FALSE, sizeof(_finding_t));
+	g_array_set_clear_func(found, _finding_clear);
 	_overflow(&c, found);
 	_fs_weight(&c, found);
 	_factors(&c, found);
@@ -331,7 +336,7 @@ static int _check(mf_iopts_t *io, bool json)
 		_print_json(stdout, &c, &io->o, found);
 	} else {
 		for (guint i = 0; i < found->len; i++) {
-			const _finding_t *f = found->pdata[i];
+			const _finding_t *f = &g_array_index(found, _finding_t, i);
 
 			printf("%s: %s.\n  fix: %s.\n", f->kind, f->what,
 			       f->fix);
@@ -345,33 +350,26 @@ static int _check(mf_iopts_t *io, bool json)
 			       found->len > 1 ? "s" : "");
 	}
 	rc = found->len ? MF_EXIT_FINDINGS : MF_EXIT_OK;
-	g_ptr_array_unref(found);
+	g_array_unref(found);
 	mf_prun_clear(&c);
 	return rc;
 }
 
-int cmd_check(int argc, char **argv)
+/* check's operands (none), then the check.  Returns an exit status. */
+static int _check_run(mf_iopts_t *io, int n, char **ops, bool json)
 {
-	mf_iopts_t io;
-	bool json = false;
 	int rc;
 
-	mf_iopt_init(&io);
-	rc = mf_iopt_parse(&io, argc, argv, _usage, &json);
-	if (rc < 0) {
-		mf_iopt_clear(&io);
-		return MF_EXIT_OK;
+	if (n) {
+		mf_cmd_error("check: unexpected argument '%s'", ops[0]);
+		return MF_EXIT_USAGE;
 	}
-	if (!rc && optind < argc) {
-		mf_cmd_error("check: unexpected argument '%s'", argv[optind]);
-		rc = MF_EXIT_USAGE;
-	}
-	if (!rc)
-		rc = mf_iopt_finish(&io, "check");
-	if (!rc)
-		rc = _check(&io, json);
-	mf_iopt_clear(&io);
-	if ((!rc || rc == MF_EXIT_FINDINGS) && fflush(stdout))
-		rc = MF_EXIT_INPUT;
-	return rc;
+	if ((rc = mf_iopt_finish(io, "check")))
+		return rc;
+	return _check(io, json);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	return mf_iopt_main(argc, argv, &_help, _check_run);
 }

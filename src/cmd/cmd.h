@@ -1,49 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The subcommands of mfprio.  Each returns the process exit status:
- * 0 on success, 1 on bad input (after printing "mfprio: FILE:LINE: ..." to
- * stderr), 2 on a usage error.
+ * The subcommands of mfprio, which the dispatcher (mfprio.c) runs.  Each
+ * returns the process exit status (cmd_error.h): 0 on success, 1 on bad
+ * input, 2 on a usage error.
  */
 #ifndef MFPRIO_CMD_H
 #define MFPRIO_CMD_H
-
-#define MF_EXIT_OK 0
-#define MF_EXIT_INPUT 1
-#define MF_EXIT_USAGE 2
-
-#include "release.h"
-#include "slurm_conf.h"
-
-/*
- * The Slurm release a command imitates (--release), and what said so.
- * When --release is not given, the first of these that holds a known
- * release: a SLURM_VERSION setting in the slurm.conf given (the key
- * `scontrol show config` prints the version under), a file named
- * MF_CMD_VERSION_FILE in that file's directory, else MF_RELEASE_DEFAULT.
- */
-#define MF_CMD_VERSION_FILE "slurm-version"
-
-typedef struct {
-	mf_release_t release;
-	char *source;            /* where it comes from, for --explain: "from
-				  * --release", "from SLURM_VERSION=23.11.11
-				  * at FILE:LINE", "from FILE:LINE", "the
-				  * default: ..."; NULL until set */
-} mf_cmd_release_t;
-
-/* Set REL from --release ARG.  Returns 0, or -1 after printing
- * "mfprio: --release: ..." (a usage error). */
-int mf_cmd_release_option(mf_cmd_release_t *rel, const char *arg);
-
-/*
- * If --release did not set REL: take the release from CONF (may be NULL)
- * or from the version file next to PATH (may be NULL), else the default.
- * A version that is no known release is warned about and passed over.
- */
-void mf_cmd_release_detect(mf_cmd_release_t *rel, const mf_conf_t *conf,
-			   const char *path);
-
-void mf_cmd_release_clear(mf_cmd_release_t *rel);
 
 int cmd_fairshare(int argc, char **argv);
 int cmd_priority(int argc, char **argv);
@@ -54,8 +16,5 @@ int cmd_check(int argc, char **argv);    /* exit 3: findings */
 int cmd_tree(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
-
-/* Print "mfprio: " and the message to stderr. */
-void mf_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

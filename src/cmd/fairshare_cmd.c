@@ -5,8 +5,11 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
+#include "slurm_release.h"
 #include "fairshare.h"
 #include "fairshare_json.h"
+#include "input_opts.h"
 #include "priority_flags.h"
 #include "release_table.h"
 #include "slurm_conf.h"
@@ -14,7 +17,7 @@
 #include "snapshot_dir.h"
 #include "sshare_fmt.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
 "                        [--flags FLAGS] [--damp N] [--set KEY=VALUE]...\n"
 "                        [--release VER] [-a] [-l] [-P] [-n] [-m]\n"
@@ -22,45 +25,37 @@ static const char _usage[] =
 "       mfprio fairshare --snapshot DIR [any option above]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
-"`sshare -a -l -P` does.\n"
-"\n"
-"  --assoc FILE   sacctmgr -P -n show assoc format=Account,User,ParentName,Fairshare\n"
-"  --usage FILE   sshare -a -P -n -o Account,User[,Partition],RawUsage\n"
-"                 (default: no usage),\n"
-"                 or scontrol show assoc_mgr flags=assoc (two decimals)\n"
-"  --conf FILE    slurm.conf: PriorityFlags, FairShareDampeningFactor\n"
-"  --snapshot DIR the files of `mfprio snapshot DIR`: assoc, assoc-mgr (else\n"
-"                 usage), slurm.conf; a file option given overrides its file\n"
-"  --flags FLAGS  PriorityFlags to use instead of the file's (what-if)\n"
-"  --damp N       FairShareDampeningFactor to use instead of the file's\n"
-"                 (Fair Tree has no dampening: a warning says so)\n"
-"  --set KEY=VALUE  a slurm.conf Priority* key or FairShareDampeningFactor\n"
-"                 as if written last in the conf (what-if; repeatable)\n"
-"  --cluster NAME the cluster whose rows of a several-cluster assoc dump\n"
-"                 (format=Cluster,Account,User[,Partition],ParentName,\n"
-"                 Fairshare) are read; default: the conf's ClusterName\n"
-"  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
-"                 each account's own row and its users' rows\n"
-"  -u, --users LIST  only these users' rows (and the account rows)\n"
-"  -m, --partition  a Partition column after User, as sshare -m prints it:\n"
-"                 a user's association on one partition (the assoc dump's\n"
-"                 Partition column), empty for one without\n"
-"  -a, --all, -l, --long, -P, --parsable  taken, as sshare takes them: the\n"
-"                 output is always every user, long and '|'-separated\n"
-"  --release VER  the Slurm release to imitate, " MF_RELEASES_RANGE " (23.11 or\n"
-"                 23.11.11); default: the conf's SLURM_VERSION=, else a file\n"
-"                 slurm-version next to the conf (or the assoc file), else\n"
-"                 22.05.  No fair-share figure differs between them.\n"
-"  -n, --noheader no header line\n"
-"  --json         one JSON object: the settings used and a row per\n"
-"                 association; see mfprio(1)\n"
-"  -h, --help     this text\n";
+"`sshare -a -l -P` does.  Of the conf, PriorityFlags and\n"
+"FairShareDampeningFactor are read; without --usage no association has\n"
+"usage; without --conf the slurm-version file is looked for beside the\n"
+"assoc file.  No fair-share figure differs between the releases.\n"
+"\n";
 
-enum {
-	OPT_ASSOC = 256, OPT_USAGE, OPT_CONF, OPT_FLAGS, OPT_DAMP, OPT_RELEASE,
-	OPT_JSON,
-	OPT_SNAPSHOT, OPT_SET, OPT_CLUSTER
+static const char _usage_own[] =
+"  --damp N           FairShareDampeningFactor to use instead of the\n"
+"                     file's (Fair Tree has no dampening: a warning says so)\n"
+"  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
+"                     each account's own row and its users' rows\n"
+"  -u, --users LIST   only these users' rows (and the account rows)\n"
+"  -m, --partition    a Partition column after User, as sshare -m prints\n"
+"                     it: a user's association on one partition (the assoc\n"
+"                     dump's Partition column), empty for one without\n"
+"  -a, --all, -l, --long, -P, --parsable  taken, as sshare takes them: the\n"
+"                     output is always every user, long and '|'-separated\n"
+"  -n, --noheader     no header line\n"
+"  --json             one JSON object: the settings used and a row per\n"
+"                     association; see mfprio(1)\n";
+
+#define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
+	       MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(RELEASE) | MF_IOPT_BIT(SET) | \
+	       MF_IOPT_BIT(FLAGS) | MF_IOPT_BIT(CLUSTER))
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static const mf_iopt_help_t _help = {
+	_usage_head, _MASK, _usage_own, NULL
 };
+
+enum { OPT_DAMP = 256, OPT_JSON };
 
 /* The row selection of sshare's -A and -u, and its -m column. */
 typedef struct {
@@ -189,34 +184,24 @@ typedef struct {
  * usage error (reported). */
 static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 {
-	static const struct option opts[] = {
-		{ "assoc", required_argument, NULL, OPT_ASSOC },
-		{ "usage", required_argument, NULL, OPT_USAGE },
-		{ "conf", required_argument, NULL, OPT_CONF },
-		{ "flags", required_argument, NULL, OPT_FLAGS },
+	static const struct option own[] = {
 		{ "damp", required_argument, NULL, OPT_DAMP },
-		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "accounts", required_argument, NULL, 'A' },
 		{ "users", required_argument, NULL, 'u' },
 		{ "partition", no_argument, NULL, 'm' },
 		{ "all", no_argument, NULL, 'a' },
-		{ "long", no_argument, NULL, 'l' },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "noheader", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
+		MF_IOPT_TABLE_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts = mf_iopt_longopts(_help.mask, own);
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "A:u:malPnh", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_SET: g_ptr_array_add(o->sets, optarg); break;
-		case OPT_CLUSTER:
+		case MF_IOPT_SET: g_ptr_array_add(o->sets, optarg); break;
+		case MF_IOPT_CLUSTER:
 			g_free(o->cluster);
 			o->cluster = g_strdup(optarg);
 			break;
@@ -230,30 +215,22 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 			break;
 		case 'm': o->sel.partition = true; break;
 		case 'a': case 'l': case 'P': break;
-		case OPT_ASSOC: o->assoc = optarg; break;
-		case OPT_USAGE: o->usage = optarg; break;
-		case OPT_CONF: o->conf = optarg; break;
-		case OPT_FLAGS: o->flags_arg = optarg; break;
+		case MF_IOPT_ASSOC: o->assoc = optarg; break;
+		case MF_IOPT_USAGE: o->usage = optarg; break;
+		case MF_IOPT_CONF: o->conf = optarg; break;
+		case MF_IOPT_FLAGS: o->flags_arg = optarg; break;
 		case OPT_DAMP: o->damp_arg = optarg; break;
-		case OPT_SNAPSHOT: o->snapshot = optarg; break;
-		case OPT_RELEASE:
+		case MF_IOPT_SNAPSHOT: o->snapshot = optarg; break;
+		case MF_IOPT_RELEASE:
 			if (mf_cmd_release_option(&o->rel, optarg))
 				return -1;
 			break;
 		case OPT_JSON: o->json = true; break;
 		case 'n': o->noheader = true; break;
-		case 'h':
-			fputs(_usage, stdout);
-			return 1;
-		default: fputs(_usage, stderr); return -1;
+		default: return mf_iopt_other(c, &_help);
 		}
 	}
-	if (optind < argc) {
-		mf_cmd_error("fairshare: unexpected argument '%s'",
-			     argv[optind]);
-		return -1;
-	}
-	return 0;
+	return mf_iopt_no_operand(argc, argv, "fairshare");
 }
 
 /* The input files of O: the snapshot's where options name none, and the
@@ -278,7 +255,7 @@ static int _fs_settle(_fs_opts_t *o)
 		mf_cmd_error("fairshare: --assoc FILE is required%s",
 			     o->snapshot ? " (the snapshot has no assoc file)" :
 			     "");
-		fputs(_usage, stderr);
+		mf_iopt_usage(stderr, &_help);
 		return MF_EXIT_USAGE;
 	}
 	if ((o->conf || o->sets->len) &&

@@ -1,12 +1,112 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * input_opts: the input options of every command (input_opts.h).
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_error.h"
 #include "input_opts.h"
+#include "release_table.h"
 #include "timestr.h"
+
+/* One input option: its getopt_long entry and its help. */
+typedef struct {
+	const char *name;
+	const char *arg;             /* NULL: it takes none */
+	const char *help;
+} _iopt_t;
+
+static const _iopt_t _iopts[] = {
+#define MF_IOPT(id, name, arg, help) { name, arg, help },
+#include "input_opts.def"
+#undef MF_IOPT
+};
+
+#define _IOPT_CNT (sizeof(_iopts) / sizeof(*_iopts))
+/* the longest table a command builds: every input option and as many of
+ * its own */
+#define _LONGOPTS_MAX 64
+
+const struct option *mf_iopt_longopts(unsigned mask,
+				      const struct option *own)
+{
+	static struct option table[_LONGOPTS_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < _IOPT_CNT; i++)
+		if (mask & (1u << i))
+			table[n++] = (struct option) {
+				_iopts[i].name, _iopts[i].arg ?
+				required_argument : no_argument, NULL,
+				MF_IOPT_BEFORE_FIRST + 1 + (int) i };
+	while (own && own->name && n < _LONGOPTS_MAX - 2)
+		table[n++] = *own++;
+	table[n++] = (struct option) { "help", no_argument, NULL, 'h' };
+	table[n] = (struct option) { NULL, 0, NULL, 0 };
+	return table;
+}
+
+void mf_iopt_help(FILE *out, unsigned mask)
+{
+	for (size_t i = 0; i < _IOPT_CNT; i++) {
+		const char *p = _iopts[i].help;
+		int w;
+
+		if (!(mask & (1u << i)))
+			continue;
+		w = fprintf(out, "  --%s%s%s", _iopts[i].name,
+			    _iopts[i].arg ? " " : "",
+			    _iopts[i].arg ? _iopts[i].arg : "");
+		/* the text at column 21, on a line of its own after a long
+		 * option */
+		if (w > 20)
+			fprintf(out, "\n%21s", "");
+		else
+			fprintf(out, "%*s", 21 - w, "");
+		for (;;) {
+			const char *nl = strchr(p, '\n');
+
+			if (!nl) {
+				fprintf(out, "%s\n", p);
+				break;
+			}
+			fprintf(out, "%.*s\n%21s", (int) (nl - p), p, "");
+			p = nl + 1;
+		}
+	}
+}
+
+void mf_iopt_usage(FILE *out, const mf_iopt_help_t *h)
+{
+	fputs(h->head, out);
+	mf_iopt_help(out, h->mask);
+	fputs(h->own, out);
+	fputs("  -h, --help         this text\n", out);
+	if (h->tail)
+		fprintf(out, "\n%s", h->tail);
+}
+
+int mf_iopt_other(int ch, const mf_iopt_help_t *help)
+{
+	if (ch == 'h') {
+		mf_iopt_usage(stdout, help);
+		return 1;
+	}
+	mf_iopt_usage(stderr, help);
+	return -1;
+}
+
+int mf_iopt_no_operand(int argc, char **argv, const char *cmd)
+{
+	if (optind >= argc)
+		return 0;
+	mf_cmd_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+	return -1;
+}
 
 void mf_iopt_init(mf_iopts_t *io)
 {
@@ -26,6 +126,7 @@ int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg)
 	case MF_IOPT_RELEASE: io->release = arg; return 1;
 	case MF_IOPT_SNAPSHOT: io->o.snapshot = arg; return 1;
 	case MF_IOPT_CLUSTER: io->o.cluster = arg; return 1;
+	case MF_IOPT_LIVE: io->live = true; return 1;
 	case MF_IOPT_SET:
 	case MF_IOPT_FLAGS: {
 		mf_error_t e;
@@ -97,16 +198,15 @@ void mf_iopt_clear(mf_iopts_t *io)
 	io->sets = NULL;
 }
 
-int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, const char *usage,
-		  bool *json)
+int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv,
+		  const mf_iopt_help_t *help, bool *json)
 {
 	enum { OPT_JSON = 1 };
-	static const struct option opts[] = {
-		MF_IOPT_LONGOPTS,
+	static const struct option own[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts = mf_iopt_longopts(help->mask, own);
 	int ch, t;
 
 	*json = false;
@@ -117,13 +217,30 @@ int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv, const char *usage,
 				return MF_EXIT_USAGE;
 		} else if (ch == OPT_JSON) {
 			*json = true;
-		} else if (ch == 'h') {
-			fputs(usage, stdout);
-			return -1;
 		} else {
-			fputs(usage, stderr);
-			return MF_EXIT_USAGE;
+			return mf_iopt_other(ch, help) > 0 ? -1 :
+			       MF_EXIT_USAGE;
 		}
 	}
 	return MF_EXIT_OK;
+}
+
+int mf_iopt_main(int argc, char **argv, const mf_iopt_help_t *help,
+		 mf_iopt_run_fn run)
+{
+	mf_iopts_t io;
+	bool json = false;
+	int rc;
+
+	mf_iopt_init(&io);
+	rc = mf_iopt_parse(&io, argc, argv, help, &json);
+	if (!rc)
+		rc = run(&io, argc - optind, argv + optind, json);
+	mf_iopt_clear(&io);
+	if (rc < 0)
+		return MF_EXIT_OK;
+	/* 0, or check's 3 (findings): the output is whole */
+	if ((rc == MF_EXIT_OK || rc == 3) && fflush(stdout))
+		rc = MF_EXIT_INPUT;
+	return rc;
 }

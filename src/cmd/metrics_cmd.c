@@ -35,6 +35,7 @@
 #include <glib.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "fairshare.h"
 #include "input_opts.h"
 #include "level_fs.h"
@@ -43,7 +44,7 @@
 #include "slurm_conf.h"
 #include "timestr.h"
 
-static const char _usage[] =
+static const char _usage_head[] =
 "Usage: mfprio metrics --live [--output FILE] [--cluster NAME]\n"
 "       mfprio metrics --snapshot DIR [input options] [--output FILE]\n"
 "\n"
@@ -53,21 +54,25 @@ static const char _usage[] =
 "Tree's level fair-share; per association and partition the pending\n"
 "jobs, the sum and the highest of their priorities.  The same families as\n"
 "the plugin's metrics file (PriorityParameters=mfprio_metrics_file=FILE),\n"
-"without the plugin's cycle figures; see mfprio(1).\n"
-"\n"
-"  --live         from the cluster SLURM_CONF names, now: sshare's own\n"
-"                 figures (sshare, sprio, squeue are run once each)\n"
-"  --output FILE  write FILE atomically (into FILE.tmp, then swapped) instead\n"
-"                 of stdout: for node_exporter's textfile collector, FILE\n"
-"                 ending in .prom in its --collector.textfile.directory\n"
-"  --cluster NAME the cluster label (default: sshare's Cluster with\n"
-"                 --live, else the conf's ClusterName)\n"
-"  -h, --help     this text\n"
-"\n"
-"Input options (instead of --live):\n"
-MF_IOPT_HELP;
+"without the plugin's cycle figures; see mfprio(1).  Either --live or\n"
+"the input files; --cluster NAME is also the cluster label (default:\n"
+"sshare's Cluster with --live, else the conf's ClusterName).\n"
+"\n";
 
-enum { OPT_LIVE = 300, OPT_OUTPUT };
+static const char _usage_own[] =
+"  --output FILE      write FILE atomically (into FILE.tmp, then\n"
+"                     swapped) instead of stdout: for node_exporter's\n"
+"                     textfile collector, FILE ending in .prom in its\n"
+"                     --collector.textfile.directory\n";
+
+#define _MASK (MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE))
+
+/* --help: the command, its input options (input_opts.def), its own. */
+static const mf_iopt_help_t _help = {
+	_usage_head, _MASK, _usage_own, NULL
+};
+
+enum { OPT_OUTPUT = 300 };
 
 /* Which job of a pending row was submitted first (ties: the lower id). */
 typedef struct {
@@ -314,71 +319,87 @@ static int _live_assocs(_fig_t *f)
 	return rc;
 }
 
+/* One row of a command's '|'-separated output, its fields stripped. */
+typedef void (*_row_fn)(char **fld, void *arg);
+
+/* Run ARGV and hand each line of its output with at least N fields to
+ * ROW.  Returns 0, or -1 (reported). */
+static int _run_rows(const char *const *argv, guint n, _row_fn row,
+		     void *arg)
+{
+	char *text = NULL, **lines;
+
+	if (_run(argv, &text))
+		return -1;
+	lines = g_strsplit(text, "\n", -1);
+	for (int l = 0; lines[l]; l++) {
+		char **fld = g_strsplit(lines[l], "|", -1);
+
+		if (g_strv_length(fld) >= n) {
+			for (guint i = 0; i < n; i++)
+				g_strstrip(fld[i]);
+			row(fld, arg);
+		}
+		g_strfreev(fld);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	return 0;
+}
+
+/* The pending jobs being read: squeue's accounts and submit times by job
+ * id, then sprio's rows. */
+typedef struct {
+	_fig_t *f;
+	GHashTable *acct;            /* job id -> account */
+	GHashTable *submit;          /* job id -> submit time */
+	time_t now;
+} _pending_t;
+
+static void _squeue_row(char **fld, void *arg)
+{
+	_pending_t *p = arg;
+	time_t t = 0;
+
+	if (mf_time_point(fld[2], p->now, &t, NULL) < 0)
+		t = 0;
+	g_hash_table_replace(p->acct, g_strdup(fld[0]), g_strdup(fld[1]));
+	g_hash_table_replace(p->submit, g_strdup(fld[0]),
+			     GSIZE_TO_POINTER((gsize) t));
+}
+
+static void _sprio_row(char **fld, void *arg)
+{
+	_pending_t *p = arg;
+
+	_add_pending(p->f, g_hash_table_lookup(p->acct, fld[0]), fld[2],
+		     fld[1], g_ascii_strtod(fld[3], NULL),
+		     (uint32_t) strtoul(fld[0], NULL, 10),
+		     (time_t) GPOINTER_TO_SIZE(g_hash_table_lookup(p->submit,
+								   fld[0])),
+		     p->now);
+}
+
 static int _live_pending(_fig_t *f)
 {
 	static const char *const sprio[] = { "sprio", "-h", "-o",
 					     "%i|%r|%u|%Y", NULL };
 	static const char *const squeue[] = { "squeue", "-h", "-t", "PD",
 					      "-o", "%A|%a|%V", NULL };
-	GHashTable *acct = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, g_free);
-	GHashTable *submit = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
-	time_t now = (time_t) f->timestamp;
-	char *text = NULL, **lines;
+	_pending_t p = {
+		.f = f, .now = (time_t) f->timestamp,
+		.acct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      g_free),
+		.submit = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL),
+	};
+	int rc = _run_rows(squeue, 3, _squeue_row, &p) ||
+		 _run_rows(sprio, 4, _sprio_row, &p) ? MF_EXIT_INPUT
+						     : MF_EXIT_OK;
 
-	if (_run(squeue, &text)) {
-		g_hash_table_destroy(acct);
-		g_hash_table_destroy(submit);
-		return MF_EXIT_INPUT;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	for (int n = 0; lines[n]; n++) {
-		char **fld = g_strsplit(lines[n], "|", -1);
-		time_t t = 0;
-
-		if (g_strv_length(fld) >= 3) {
-			for (int i = 0; i < 3; i++)
-				g_strstrip(fld[i]);
-			if (mf_time_point(fld[2], now, &t, NULL) < 0)
-				t = 0;
-			g_hash_table_replace(acct, g_strdup(fld[0]),
-					     g_strdup(fld[1]));
-			g_hash_table_replace(submit, g_strdup(fld[0]),
-					     GSIZE_TO_POINTER((gsize) t));
-		}
-		g_strfreev(fld);
-	}
-	g_strfreev(lines);
-	g_free(text);
-	if (_run(sprio, &text)) {
-		g_hash_table_destroy(acct);
-		g_hash_table_destroy(submit);
-		return MF_EXIT_INPUT;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	for (int n = 0; lines[n]; n++) {
-		char **fld = g_strsplit(lines[n], "|", -1);
-
-		if (g_strv_length(fld) >= 4) {
-			for (int i = 0; i < 4; i++)
-				g_strstrip(fld[i]);
-			_add_pending(f, g_hash_table_lookup(acct, fld[0]),
-				     fld[2], fld[1],
-				     g_ascii_strtod(fld[3], NULL),
-				     (uint32_t) strtoul(fld[0], NULL, 10),
-				     (time_t) GPOINTER_TO_SIZE(
-					     g_hash_table_lookup(submit,
-								 fld[0])),
-				     now);
-		}
-		g_strfreev(fld);
-	}
-	g_strfreev(lines);
-	g_free(text);
-	g_hash_table_destroy(acct);
-	g_hash_table_destroy(submit);
-	return MF_EXIT_OK;
+	g_hash_table_destroy(p.acct);
+	g_hash_table_destroy(p.submit);
+	return rc;
 }
 
 /* The algorithm named in `scontrol show config`'s PriorityFlags. */
@@ -419,13 +440,11 @@ typedef struct {
 static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 			       _margs_t *a)
 {
-	static const struct option opts[] = {
-		{ "live", no_argument, NULL, OPT_LIVE },
+	static const struct option own[] = {
 		{ "output", required_argument, NULL, OPT_OUTPUT },
-		{ "help", no_argument, NULL, 'h' },
-		MF_IOPT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct option *opts = mf_iopt_longopts(_help.mask, own);
 	bool inputs = false;
 	int ch, rc = MF_EXIT_OK;
 
@@ -434,10 +453,10 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 		int t;
 
 		switch (ch) {
-		case OPT_LIVE: a->live = true; continue;
+		case MF_IOPT_LIVE: a->live = true; continue;
 		case OPT_OUTPUT: a->output = optarg; continue;
 		case 'h':
-			fputs(_usage, stdout);
+			mf_iopt_usage(stdout, &_help);
 			return -1;
 		case MF_IOPT_CLUSTER:
 			a->cluster = optarg;
@@ -449,16 +468,14 @@ static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
 		if (t < 0) {
 			rc = MF_EXIT_USAGE;
 		} else if (!t) {
-			fputs(_usage, stderr);
+			mf_iopt_usage(stderr, &_help);
 			rc = MF_EXIT_USAGE;
 		} else if (ch != MF_IOPT_CLUSTER) {
 			inputs = true;
 		}
 	}
-	if (!rc && optind < argc) {
-		mf_cmd_error("metrics: unexpected argument '%s'", argv[optind]);
+	if (!rc && mf_iopt_no_operand(argc, argv, "metrics"))
 		rc = MF_EXIT_USAGE;
-	}
 	if (!rc && a->live == inputs) {
 		mf_cmd_error("metrics: give --live or the inputs (--snapshot "
 			     "DIR or the file options), not %s",

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "cmd.h"
+#include "cmd_error.h"
 #include "snapshot_dir.h"
 
 #define MAX_INCLUDE_DEPTH 8

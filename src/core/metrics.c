@@ -11,92 +11,13 @@
 #include <unistd.h>
 
 #include "metrics.h"
-
-/*
- * Where the text goes: a buffer of SINK_SIZE bytes written out to FD when
- * full (the file: memory stays small whatever the site's size), or
- * appended to G (mf_metrics_format).  ERR: the first write's errno.
- */
-#define SINK_SIZE (1 << 20)
-#define SINK_ROOM 4096          /* one line fits, always */
-
-typedef struct {
-	char *buf;
-	size_t len;
-	int fd;
-	GString *g;
-	int err;
-	size_t total;            /* bytes written to FD */
-} _sink_t;
-
-static void _flush(_sink_t *o);
+#include "prom_text.h"
 
 /* "00" to "99", for writing two digits at a time. */
 static const char _pairs[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233"
 	"34353637383940414243444546474849505152535455565758596061626364656667"
 	"6869707172737475767778798081828384858687888990919293949596979899";
-static void _num(_sink_t *o, double v);
-static void _label(GString *g, bool *first, const char *name,
-		   const char *value);
-static void _head(_sink_t *o, const char *name, const char *type,
-		  const char *help);
-
-/* Hand what is buffered to the file or the string. */
-static void _flush(_sink_t *o)
-{
-	size_t done = 0;
-
-	if (o->g) {
-		g_string_append_len(o->g, o->buf, (gssize) o->len);
-		o->len = 0;
-		return;
-	}
-	while (done < o->len && !o->err) {
-		ssize_t n = write(o->fd, o->buf + done, o->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			o->err = n < 0 ? errno : ENOSPC;
-		else
-			done += (size_t) n;
-	}
-	o->total += done;
-	o->len = 0;
-}
-
-/* Room for N more bytes (N at most SINK_ROOM, or anything: flushed and
- * then written straight through). */
-static inline void _room(_sink_t *o, size_t n)
-{
-	if (o->len + n > SINK_SIZE)
-		_flush(o);
-}
-
-static inline void _put(_sink_t *o, const char *s, size_t n)
-{
-	if (n > SINK_SIZE - SINK_ROOM) {
-		/* a huge name: written straight through */
-		_sink_t big = { .buf = (char *) s, .len = n, .fd = o->fd,
-				.g = o->g };
-
-		_flush(o);
-		_flush(&big);
-		o->total += big.total;
-		if (!o->err)
-			o->err = big.err;
-		return;
-	}
-	_room(o, n);
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-static inline void _puts(_sink_t *o, const char *s)
-{
-	_put(o, s, strlen(s));
-}
 
 /*
  * V as Prometheus reads a float: "NaN", "+Inf", "-Inf", or digits.  At
@@ -107,7 +28,7 @@ static inline void _puts(_sink_t *o, const char *s)
  * part of a large cluster) scaled into [1, 10) and written with the same
  * digits and an exponent "e-K".  Anything else goes through "%.17g".
  */
-static void _num(_sink_t *o, double v)
+static void _num(mf_prom_sink_t *o, double v)
 {
 	char buf[64];
 	char *end = buf + sizeof(buf), *p;
@@ -117,11 +38,11 @@ static void _num(_sink_t *o, double v)
 	int digits = 12, k = 0;
 
 	if (isnan(v)) {
-		_puts(o, "NaN");
+		mf_prom_puts(o, "NaN");
 		return;
 	}
 	if (isinf(v)) {
-		_puts(o, v > 0 ? "+Inf" : "-Inf");
+		mf_prom_puts(o, v > 0 ? "+Inf" : "-Inf");
 		return;
 	}
 	neg = v < 0;
@@ -136,11 +57,11 @@ static void _num(_sink_t *o, double v)
 			} while (whole);
 			if (neg)
 				*--p = '-';
-			_put(o, p, (size_t) (end - p));
+			mf_prom_put(o, p, (size_t) (end - p));
 			return;
 		}
 		snprintf(buf, sizeof(buf), "%.17g", v);
-		_puts(o, buf);
+		mf_prom_puts(o, buf);
 		return;
 	}
 	if (a < 1e-4) {
@@ -199,7 +120,7 @@ static void _num(_sink_t *o, double v)
 	}
 	if (neg)
 		*--p = '-';
-	_put(o, p, (size_t) (end - p));
+	mf_prom_put(o, p, (size_t) (end - p));
 }
 
 /* NAME="VALUE" with the exposition format's escapes (backslash, quote,
@@ -235,33 +156,19 @@ static void _label(GString *g, bool *first, const char *name,
 	g_string_append_c(g, '"');
 }
 
-static void _head(_sink_t *o, const char *name, const char *type,
-		  const char *help)
-{
-	_puts(o, "# HELP ");
-	_puts(o, name);
-	_puts(o, " ");
-	_puts(o, help);
-	_puts(o, "\n# TYPE ");
-	_puts(o, name);
-	_puts(o, " ");
-	_puts(o, type);
-	_puts(o, "\n");
-}
-
 /* One sample: NAME (NLEN bytes), the label block LABELS ("" or "{...}"),
  * V. */
-static inline void _sample(_sink_t *o, const char *name, size_t nlen,
+static inline void _sample(mf_prom_sink_t *o, const char *name, size_t nlen,
 			   const char *labels, size_t llen, double v)
 {
-	if (nlen + llen > SINK_ROOM - 64) {
-		_put(o, name, nlen);
-		_put(o, labels, llen);
-		_put(o, " ", 1);
+	if (nlen + llen > MF_PROM_SINK_ROOM - 64) {
+		mf_prom_put(o, name, nlen);
+		mf_prom_put(o, labels, llen);
+		mf_prom_put(o, " ", 1);
 	} else {
 		char *p;
 
-		_room(o, SINK_ROOM);
+		mf_prom_room(o, MF_PROM_SINK_ROOM);
 		p = o->buf + o->len;
 		memcpy(p, name, nlen);
 		memcpy(p + nlen, labels, llen);
@@ -269,7 +176,7 @@ static inline void _sample(_sink_t *o, const char *name, size_t nlen,
 		o->len += nlen + llen + 1;
 	}
 	_num(o, v);
-	_put(o, "\n", 1);
+	mf_prom_put(o, "\n", 1);
 }
 
 /* The label blocks of every association, one after the other in LB, each
@@ -330,7 +237,7 @@ static const _assoc_family_t _assoc_families[] = {
 	  offsetof(mf_metrics_assoc_t, level_fs) },
 };
 
-static void _assocs(_sink_t *o, const mf_metrics_t *m)
+static void _assocs(mf_prom_sink_t *o, const mf_metrics_t *m)
 {
 	GString *lb;
 	size_t *off;
@@ -345,7 +252,7 @@ static void _assocs(_sink_t *o, const mf_metrics_t *m)
 
 		size_t nlen = strlen(fam->name);
 
-		_head(o, fam->name, "gauge", fam->help);
+		mf_prom_head(o, fam->name, "gauge", fam->help);
 		for (size_t i = 0; i < m->n_assocs; i++) {
 			const mf_metrics_assoc_t *a = &m->assocs[i];
 			double v;
@@ -368,7 +275,7 @@ static void _assocs(_sink_t *o, const mf_metrics_t *m)
 	g_string_free(lb, TRUE);
 }
 
-static void _pending(_sink_t *o, const mf_metrics_t *m)
+static void _pending(mf_prom_sink_t *o, const mf_metrics_t *m)
 {
 	static const struct {
 		const char *name, *help;
@@ -387,7 +294,7 @@ static void _pending(_sink_t *o, const mf_metrics_t *m)
 	GString *lb = g_string_new(NULL);
 
 	for (size_t f = 0; f < G_N_ELEMENTS(fams); f++) {
-		_head(o, fams[f].name, "gauge", fams[f].help);
+		mf_prom_head(o, fams[f].name, "gauge", fams[f].help);
 		for (size_t i = 0; i < m->n_pending; i++) {
 			const mf_metrics_pending_t *p = &m->pending[i];
 			bool first = true;
@@ -413,13 +320,13 @@ static void _pending(_sink_t *o, const mf_metrics_t *m)
 
 /* One gauge or counter of the cycle, with the cluster label and at most
  * one more (LNAME NULL: none). */
-static void _cycle_one(_sink_t *o, const char *cl, const char *name,
+static void _cycle_one(mf_prom_sink_t *o, const char *cl, const char *name,
 		       const char *type, const char *help, const char *lname,
 		       const char *const *lvals, const double *v, int n)
 {
 	GString *lb = g_string_new(NULL);
 
-	_head(o, name, type, help);
+	mf_prom_head(o, name, type, help);
 	for (int i = 0; i < n; i++) {
 		bool first = true;
 
@@ -436,7 +343,7 @@ static void _cycle_one(_sink_t *o, const char *cl, const char *name,
 	g_string_free(lb, TRUE);
 }
 
-static void _cycle(_sink_t *o, const mf_metrics_t *m)
+static void _cycle(mf_prom_sink_t *o, const mf_metrics_t *m)
 {
 	const mf_metrics_cycle_t *c = m->cycle;
 	const char *cl = m->cluster;
@@ -511,12 +418,12 @@ static void _cycle(_sink_t *o, const mf_metrics_t *m)
 }
 
 /* Everything, into O. */
-static void _all(_sink_t *o, const mf_metrics_t *m)
+static void _all(mf_prom_sink_t *o, const mf_metrics_t *m)
 {
 	GString *lb = g_string_new(NULL);
 	bool first = true;
 
-	_head(o, "mfprio_metrics_info", "gauge",
+	mf_prom_head(o, "mfprio_metrics_info", "gauge",
 	      "Where these figures come from; always 1.");
 	_label(lb, &first, "cluster", m->cluster);
 	_label(lb, &first, "source", m->source);
@@ -525,7 +432,7 @@ static void _all(_sink_t *o, const mf_metrics_t *m)
 		g_string_append_c(lb, '}');
 	_sample(o, "mfprio_metrics_info", strlen("mfprio_metrics_info"),
 		lb->str, lb->len, 1);
-	_head(o, "mfprio_metrics_timestamp_seconds", "gauge",
+	mf_prom_head(o, "mfprio_metrics_timestamp_seconds", "gauge",
 	      "When these figures were taken, Unix time.");
 	g_string_truncate(lb, 0);
 	first = true;
@@ -540,12 +447,12 @@ static void _all(_sink_t *o, const mf_metrics_t *m)
 	_pending(o, m);
 	if (m->cycle)
 		_cycle(o, m);
-	_flush(o);
+	mf_prom_flush(o);
 }
 
 void mf_metrics_format(GString *g, const mf_metrics_t *m)
 {
-	_sink_t o = { .buf = g_malloc(SINK_SIZE), .fd = -1, .g = g };
+	mf_prom_sink_t o = { .buf = g_malloc(MF_PROM_SINK_SIZE), .fd = -1, .g = g };
 
 	_all(&o, m);
 	g_free(o.buf);
@@ -555,7 +462,7 @@ int mf_metrics_write_file(const char *path, const mf_metrics_t *m,
 			  mf_error_t *errp)
 {
 	char *tmp = g_strdup_printf("%s.tmp", path);
-	_sink_t o = { .fd = -1 };
+	mf_prom_sink_t o = { .fd = -1 };
 	const char *what = "write";
 	int e;
 
@@ -575,7 +482,7 @@ int mf_metrics_write_file(const char *path, const mf_metrics_t *m,
 		o.err = errno;
 		what = "chmod";
 	} else {
-		o.buf = g_malloc(SINK_SIZE);
+		o.buf = g_malloc(MF_PROM_SINK_SIZE);
 		_all(&o, m);
 		g_free(o.buf);
 		if (!o.err && ftruncate(o.fd, (off_t) o.total) < 0) {

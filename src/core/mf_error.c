@@ -18,3 +18,20 @@ int mf_errprintf(mf_error_t *errp, const char *fmt, ...)
 	errno = saved;
 	return -1;
 }
+
+int mf_verrprintf(mf_error_t *errp, const char *prefix, const char *fmt,
+		  va_list ap)
+{
+	int saved = errno;
+	int n;
+
+	if (errp) {
+		n = snprintf(errp->text, sizeof(errp->text), "%s",
+			     prefix ? prefix : "");
+		if (n >= 0 && (size_t)n < sizeof(errp->text))
+			vsnprintf(errp->text + n, sizeof(errp->text) - (size_t)n,
+				  fmt, ap);
+	}
+	errno = saved;
+	return -1;
+}

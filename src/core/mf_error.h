@@ -10,6 +10,8 @@
 #ifndef MFPRIO_MF_ERROR_H
 #define MFPRIO_MF_ERROR_H
 
+#include <stdarg.h>
+
 typedef struct {
 	char text[512];
 } mf_error_t;
@@ -20,5 +22,12 @@ typedef struct {
  */
 int mf_errprintf(mf_error_t *errp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Write PREFIX (may be NULL) then FMT's message from AP into *errp (if not
+ * NULL).  Returns -1, always.
+ */
+int mf_verrprintf(mf_error_t *errp, const char *prefix, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 3, 0)));
 
 #endif

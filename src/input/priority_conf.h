@@ -41,70 +41,13 @@
 #ifndef MFPRIO_PRIORITY_CONF_H
 #define MFPRIO_PRIORITY_CONF_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
 #include <glib.h>
 
-#include "decay.h"
 #include "mf_error.h"
 #include "priority.h"
+#include "cluster_conf.h"
+#include "priority_conf_types.h"
 #include "slurm_conf.h"
-#include "tres.h"
-
-typedef struct {
-	char *name;
-	uint32_t cpus;
-	uint64_t real_memory;    /* MB */
-	uint64_t *tres_cnt;      /* node TRES by the conf's set: cpu, mem,
-				  * node (1), gres/... */
-} mf_conf_node_t;
-
-typedef struct {
-	char *name;
-	bool is_default;         /* Default=YES */
-	GPtrArray *nodes;        /* mf_conf_node_t* (borrowed from the
-				  * conf's nodes), in Nodes= order */
-	char *billing_weights_str;  /* TRESBillingWeights as written, or
-				     * NULL */
-	uint64_t *tres_cnt;      /* totals by the conf's TRES set */
-	double *billing_weights; /* by the conf's TRES set, or NULL */
-	mf_part_t part;          /* what priority.h reads; its pointers
-				  * point into this struct */
-} mf_conf_part_t;
-
-typedef struct {
-	/* the settings */
-	uint32_t weight_age;
-	uint32_t weight_assoc;
-	uint32_t weight_fs;
-	uint32_t weight_js;
-	uint32_t weight_part;
-	uint32_t weight_qos;
-	char *weight_tres_str;   /* PriorityWeightTRES as written, or NULL */
-	double *weight_tres;     /* by `tres`, or NULL (none, or invalid) */
-	uint32_t max_age;        /* seconds */
-	uint32_t decay_half_life;    /* seconds, 0: no decay */
-	uint32_t calc_period;    /* seconds */
-	mf_reset_period_t reset_period;
-	bool favor_small;
-	uint32_t flags;          /* MF_FLAG_* */
-	uint16_t fs_damp;        /* FairShareDampeningFactor */
-	char *priority_type;     /* PriorityType (default priority/basic) */
-	char *site_factor_plugin;    /* PrioritySiteFactorPlugin or NULL */
-
-	/* the cluster */
-	mf_tres_set_t *tres;     /* fixed TRES + AccountingStorageTRES */
-	GPtrArray *nodes;        /* mf_conf_node_t*, in file order */
-	GPtrArray *parts;        /* mf_conf_part_t*, in file order */
-	uint64_t *cluster_tres;  /* the cluster's totals by `tres`
-				  * (licenses from Licenses=) */
-	uint32_t cluster_cpus;
-	uint32_t node_count;
-	uint32_t part_max_priority;
-
-	GPtrArray *warnings;     /* char*, one sentence each */
-} mf_prio_conf_t;
 
 /*
  * Read the priority settings and the cluster's shape from CONF.
@@ -115,13 +58,6 @@ mf_prio_conf_t *mf_prio_conf_read(const mf_conf_t *conf, mf_error_t *errp);
 
 /* Free; NULL is accepted. */
 void mf_prio_conf_free(mf_prio_conf_t *pc);
-
-/* The partition NAME (case-sensitive, as Slurm), or NULL. */
-const mf_conf_part_t *mf_prio_conf_find_part(const mf_prio_conf_t *pc,
-					     const char *name);
-
-/* The Default=YES partition (the last one marked), or NULL. */
-const mf_conf_part_t *mf_prio_conf_default_part(const mf_prio_conf_t *pc);
 
 /*
  * Fill CFG from PC (weights, flags, cluster size, part_max_priority; the

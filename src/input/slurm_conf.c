@@ -140,15 +140,22 @@ static bool _is_record_kind(const char *key)
 static void _warn(mf_conf_t *conf, const char *file, int line,
 		  const char *fmt, ...)
 {
+	char *where = g_strdup_printf("%s:%d: ", file, line);
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
+	mf_warning_vadd(conf->warnings, where, fmt, ap);
 	va_end(ap);
-	g_ptr_array_add(conf->warnings,
-			g_strdup_printf("%s:%d: %s", file, line, msg));
-	g_free(msg);
+	g_free(where);
+}
+
+void mf_warning_vadd(GPtrArray *warnings, const char *prefix, const char *fmt,
+		     va_list ap)
+{
+	GString *s = g_string_new(prefix);
+
+	g_string_append_vprintf(s, fmt, ap);
+	g_ptr_array_add(warnings, g_string_free(s, FALSE));
 }
 
 static bool _is_known_key(const char *key)

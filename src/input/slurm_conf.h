@@ -24,6 +24,7 @@
 #ifndef MFPRIO_SLURM_CONF_H
 #define MFPRIO_SLURM_CONF_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include <glib.h>
@@ -78,6 +79,11 @@ void mf_conf_set(mf_conf_t *conf, const char *key, const char *value,
 /* Whether KEY is one a what-if may set (--set): a key of slurm.conf
  * starting with "Priority", or FairShareDampeningFactor. */
 bool mf_conf_key_settable(const char *key);
+
+/* Add to WARNINGS (char*) PREFIX (may be NULL) followed by FMT's message
+ * from AP.  Returns nothing. */
+void mf_warning_vadd(GPtrArray *warnings, const char *prefix, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 3, 0)));
 
 /* Free a pair made by this module (a GDestroyNotify for arrays of them). */
 void mf_conf_pair_free(void *pair);

@@ -8,6 +8,7 @@
 #include "fuzz_util.h"
 
 #include "jobs_input.h"
+#include "qos_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

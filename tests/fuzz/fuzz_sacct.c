@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_sacct: the bytes as the history `mfprio replay` reads, a
- * `sacct -a -P -n -X -o JobIDRaw,...,ReqTRES` dump (src/cmd/sacct_input.h),
+ * `sacct -a -P -n -X -o JobIDRaw,...,ReqTRES` dump (src/input/sacct_input.h),
  * read whole by mf_sacct_load.  Either it gives jobs whose indexes all
  * point into its tables, or an error with text.
  */

@@ -53,19 +53,17 @@ sh "$top/release/releases.sh" c-header >"$build/gen/release_table.h.tmp" &&
 	die "release/releases.sh c-header failed"
 rm -f "$build/gen/release_table.h.tmp"
 cflags=(-g -O1 -std=gnu11 -fno-omit-frame-pointer "${san[@]}"
-	-I"$top" -I"$top/src/core" -I"$top/src/input" -I"$top/src/cmd" -I"$build/gen"
+	-I"$top" -I"$top/src/core" -I"$top/src/input" -I"$build/gen"
 	$(pkg-config --cflags glib-2.0))
 libs=($(pkg-config --libs glib-2.0) -lm)
-# the parsers and what they call: the whole core, its input readers
-# (src/input), and the readers of the command (not its subcommands)
-srcs=("$top"/src/core/*.c "$top"/src/input/*.c "$top"/src/cmd/snapshot.c "$top"/src/cmd/assoc_mgr.c
-      "$top"/src/cmd/dump_header.c "$top"/src/cmd/job_line.c "$top"/src/cmd/jobs_input.c
-      "$top"/src/cmd/jobs_json.c "$top"/src/cmd/sacct_input.c)
+# the parsers and what they call: the whole core and every reader of the
+# command (src/input)
+srcs=("$top"/src/core/*.c "$top"/src/input/*.c)
 cflags+=($(pkg-config --cflags json-glib-1.0))
 libs=($(pkg-config --libs json-glib-1.0) "${libs[@]}")
 objs=()
 # a header newer than an object rebuilds it
-newest_h=$(ls -t "$top"/src/core/*.h "$top"/src/input/*.h "$top"/src/cmd/*.h "$build/gen/release_table.h" | head -n 1)
+newest_h=$(ls -t "$top"/src/core/*.h "$top"/src/input/*.h "$build/gen/release_table.h" | head -n 1)
 for src in "${srcs[@]}"; do
 	obj=$build/obj/$(basename "${src%.c}").o
 	objs+=("$obj")

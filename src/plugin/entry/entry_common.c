@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * entry_common: what every release from 22.05 to 26.05 looks up in a
+ * entry_common: what every release of release/releases.tsv looks up in a
  * priority plugin in the same form: its name, type and version, and the
  * entry points whose signature never changed.  The ones that differ are in
  * the family_*.c of each release family.

@@ -51,25 +51,7 @@
 #include "assoc_tree.h"
 #include "decay.h"
 #include "fairshare.h"
-
-/* One job of the history (72 bytes: a history may hold millions). */
-typedef struct {
-	int64_t submit;          /* 0: unknown */
-	int64_t eligible;        /* 0: never eligible in the period */
-	int64_t start;           /* 0: never started */
-	int64_t end;             /* 0: not ended (still running or pending
-				  * at the period's end) */
-	double billing;          /* billing TRES (times the QOS's
-				  * UsageFactor) */
-	uint32_t job_id;
-	uint32_t line;           /* its line in the history file */
-	uint32_t assoc;          /* index of its association (ASSOC) */
-	uint32_t part;           /* the reader's partition index */
-	uint32_t qos;            /* the reader's QOS index */
-	uint32_t cpus;
-	uint32_t nodes;
-	uint32_t spare;
-} mf_replay_job_t;
+#include "sacct_input.h"
 
 typedef struct {
 	uint32_t calc_period;    /* PriorityCalcPeriod, seconds (>= 1) */

@@ -7,9 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_error.h"
 #include "priority_flags.h"
+#include "priority_explain.h"
+#include "priority_json.h"
 #include "priority_run.h"
 #include "release.h"
+
+/* The factors of the sum by their JSON names, in sprio's order. */
+#define _FACTORS 6
+static const char *const _factor[_FACTORS] = {
+	"age", "assoc", "fairshare", "jobsize", "partition", "qos",
+};
 
 static void _flags(mf_json_t *j, const char *key, uint32_t flags);
 static void _tres_values(mf_json_t *j, const char *key,
@@ -43,10 +52,26 @@ static void _tres_values(mf_json_t *j, const char *key,
 	mf_json_end_object(j);
 }
 
+/* An object of the six factors' V (by _factor's names) and the TRES's
+ * TRES_V, as member KEY. */
+static void _factor_values(mf_json_t *j, const char *key,
+			   const mf_prun_ctx_t *c, const double v[_FACTORS],
+			   const double *tres_v)
+{
+	mf_json_begin_object(j, key);
+	for (int i = 0; i < _FACTORS; i++)
+		mf_json_double(j, _factor[i], v[i]);
+	_tres_values(j, "tres", c, tres_v);
+	mf_json_end_object(j);
+}
+
 void mf_prun_json_settings(mf_json_t *j, const char *key,
 			   const mf_prun_ctx_t *c, const mf_prun_opts_t *o)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
+	const uint32_t weight[_FACTORS] = { cfg->weight_age, cfg->weight_assoc,
+		cfg->weight_fs, cfg->weight_js, cfg->weight_part,
+		cfg->weight_qos };
 	char rel[8];
 
 	mf_json_begin_object(j, key);
@@ -67,12 +92,8 @@ void mf_prun_json_settings(mf_json_t *j, const char *key,
 		       mf_fs_algo_name(c->fs_cfg.algo));
 	mf_json_uint(j, "fairshare_dampening", c->fs_cfg.damp);
 	mf_json_begin_object(j, "weights");
-	mf_json_uint(j, "age", cfg->weight_age);
-	mf_json_uint(j, "assoc", cfg->weight_assoc);
-	mf_json_uint(j, "fairshare", cfg->weight_fs);
-	mf_json_uint(j, "jobsize", cfg->weight_js);
-	mf_json_uint(j, "partition", cfg->weight_part);
-	mf_json_uint(j, "qos", cfg->weight_qos);
+	for (int i = 0; i < _FACTORS; i++)
+		mf_json_uint(j, _factor[i], weight[i]);
 	_tres_values(j, "tres", c, cfg->weight_tres);
 	mf_json_end_object(j);
 	mf_json_uint(j, "max_age", cfg->max_age);
@@ -102,24 +123,13 @@ static void _result(mf_json_t *j, const mf_prun_ctx_t *c,
 {
 	mf_json_double(j, "site", r->direct ? 0.0 : (double)r->site);
 	mf_json_double(j, "nice", r->direct ? 0.0 : (double)r->nice);
-	mf_json_begin_object(j, "weighted");
-	mf_json_double(j, "age", r->w_age);
-	mf_json_double(j, "assoc", r->w_assoc);
-	mf_json_double(j, "fairshare", r->w_fs);
-	mf_json_double(j, "jobsize", r->w_js);
-	mf_json_double(j, "partition", r->w_part);
-	mf_json_double(j, "qos", r->w_qos);
-	_tres_values(j, "tres", c, r->w_tres);
-	mf_json_end_object(j);
-	mf_json_begin_object(j, "factors");
-	mf_json_double(j, "age", r->age);
-	mf_json_double(j, "assoc", r->assoc);
-	mf_json_double(j, "fairshare", r->fs);
-	mf_json_double(j, "jobsize", r->js);
-	mf_json_double(j, "partition", r->part);
-	mf_json_double(j, "qos", r->qos);
-	_tres_values(j, "tres", c, r->tres);
-	mf_json_end_object(j);
+	const double weighted[_FACTORS] = { r->w_age, r->w_assoc, r->w_fs,
+		r->w_js, r->w_part, r->w_qos };
+	const double factor[_FACTORS] = { r->age, r->assoc, r->fs, r->js,
+		r->part, r->qos };
+
+	_factor_values(j, "weighted", c, weighted, r->w_tres);
+	_factor_values(j, "factors", c, factor, r->tres);
 }
 
 int mf_prun_print_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
@@ -156,77 +166,29 @@ int mf_prun_print_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 	return MF_EXIT_OK;
 }
 
-/* One factor line of the explanation. */
-static void _factor(mf_json_t *j, const char *name, double value,
-		    double weight, double weighted)
-{
-	mf_json_begin_object(j, NULL);
-	mf_json_string(j, "factor", name);
-	mf_json_double(j, "value", value);
-	mf_json_double(j, "weight", weight);
-	mf_json_double(j, "weighted", weighted);
-	mf_json_end_object(j);
-}
-
-/* The weighted terms of R by name, as compared between two rows. */
-static int _terms(const mf_prio_result_t *r, const char *names[9],
-		  double v[9])
-{
-	static const char *const n[9] = { "age", "assoc", "fairshare",
-		"jobsize", "partition", "qos", "tres", "site", "nice" };
-
-	v[0] = r->w_age; v[1] = r->w_assoc; v[2] = r->w_fs; v[3] = r->w_js;
-	v[4] = r->w_part; v[5] = r->w_qos; v[6] = r->w_tres_sum;
-	v[7] = (double)r->site; v[8] = -(double)r->nice;
-	for (int i = 0; i < 9; i++)
-		names[i] = n[i];
-	return 9;
-}
-
-/* The neighbour OTHER of ROW as member KEY: who, its priority, and the
- * terms by which the higher of the two is ahead, largest first. */
+/* Neighbour N of the explained job as member KEY: who, its priority, and
+ * the terms by which the higher of the two is ahead, largest first. */
 static void _neighbour(mf_json_t *j, const char *key,
-		       const mf_prun_row_t *row, const mf_prun_row_t *other,
-		       bool other_is_above)
+		       const mf_expl_neighbour_t *n)
 {
-	const mf_prio_result_t *hi, *lo;
-	const char *names[9], *unused[9];
-	double a[9], b[9];
-	bool used[9] = { false };
-	int n;
+	const mf_prun_row_t *other = n->row;
 
 	if (!other) {
 		mf_json_null(j, key);
 		return;
 	}
-	hi = other_is_above ? &other->r : &row->r;
-	lo = other_is_above ? &row->r : &other->r;
-	n = _terms(hi, names, a);
-	_terms(lo, unused, b);
 	mf_json_begin_object(j, key);
 	mf_json_uint(j, "job_id", other->job->job.job_id);
 	mf_json_string(j, "user", other->job->line->user);
 	mf_json_string(j, "partition", other->r.partition ?
 		       other->r.partition->name : NULL);
 	mf_json_uint(j, "job_priority", other->r.priority);
-	mf_json_int(j, "difference",
-		    (int64_t)other->r.priority - (int64_t)row->r.priority);
+	mf_json_int(j, "difference", n->difference);
 	mf_json_begin_array(j, "ahead_by");
-	for (int k = 0; k < n; k++) {
-		int best = -1;
-		double best_d = 0.0;
-
-		for (int i = 0; i < n; i++)
-			if (!used[i] && a[i] - b[i] > best_d) {
-				best = i;
-				best_d = a[i] - b[i];
-			}
-		if (best < 0)
-			break;
-		used[best] = true;
+	for (int i = 0; i < n->n_by; i++) {
 		mf_json_begin_object(j, NULL);
-		mf_json_string(j, "factor", names[best]);
-		mf_json_double(j, "by", best_d);
+		mf_json_string(j, "factor", n->by[i].factor);
+		mf_json_double(j, "by", n->by[i].by);
 		mf_json_end_object(j);
 	}
 	mf_json_end_array(j);
@@ -259,44 +221,32 @@ static void _explain_job(mf_json_t *j, const mf_prun_opts_t *o,
 	mf_json_end_object(j);
 }
 
-/* The "rows" array of JOB's factors, trackable resources included.
+/* The "rows" array of E's factors, trackable resources included.
  * Returns nothing. */
-static void _explain_rows(mf_json_t *j, const mf_prun_ctx_t *c,
-			  const mf_prun_job_t *job)
+static void _explain_rows(mf_json_t *j, const mf_expl_t *e)
 {
-	const mf_prio_config_t *cfg = &c->cfg;
-	const mf_prio_result_t *r = &job->base;
-	const mf_prio_job_t *pj = &job->job;
-
 	mf_json_begin_array(j, "rows");
-	_factor(j, "age", r->age, cfg->weight_age, r->w_age);
-	_factor(j, "assoc", r->assoc, cfg->weight_assoc, r->w_assoc);
-	_factor(j, "fairshare", r->fs, cfg->weight_fs, r->w_fs);
-	_factor(j, "jobsize", r->js, cfg->weight_js, r->w_js);
-	_factor(j, "partition", r->part, cfg->weight_part, r->w_part);
-	_factor(j, "qos", r->qos, cfg->weight_qos, r->w_qos);
-	for (uint32_t i = 0; i < r->tres_cnt; i++) {
-		char *name;
+	for (guint i = 0; i < e->factors->len; i++) {
+		const mf_expl_factor_t *f =
+			&g_array_index(e->factors, mf_expl_factor_t, i);
 
-		if (!pj->tres_cnt[i] && !r->tres[i])
-			continue;
-		name = g_strdup_printf("tres:%s", c->pc->tres->names[i]);
-		_factor(j, name, r->tres[i],
-			cfg->weight_tres ? cfg->weight_tres[i] : 0.0,
-			r->w_tres[i]);
-		g_free(name);
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "factor", f->name);
+		mf_json_double(j, "value", f->value);
+		mf_json_double(j, "weight", f->weight);
+		mf_json_double(j, "weighted", f->weighted);
+		mf_json_end_object(j);
 	}
 	mf_json_end_array(j);
 }
 
-/* JOB's site and nice, its sum and priority (INCR_ONLY's too), and its
- * priority in each of its partitions.  Returns nothing. */
+/* E's job's site and nice, its sum and priority (INCR_ONLY's too), and
+ * its priority in each of its partitions.  Returns nothing. */
 static void _explain_total(mf_json_t *j, const mf_prun_ctx_t *c,
-			   const mf_prun_job_t *job)
+			   const mf_expl_t *e)
 {
 	const mf_prio_config_t *cfg = &c->cfg;
-	const mf_prio_result_t *r = &job->base;
-	const mf_prio_job_t *pj = &job->job;
+	const mf_prio_result_t *r = &e->job->base;
 
 	mf_json_int(j, "site", r->site);
 	mf_json_int(j, "nice", r->nice);
@@ -306,75 +256,59 @@ static void _explain_total(mf_json_t *j, const mf_prun_ctx_t *c,
 	if (cfg->flags & MF_FLAG_INCR_ONLY)
 		mf_json_uint(j, "incr_only_keeps",
 			     mf_priority_incr_only(cfg->flags,
-						   job->line->priority,
+						   e->job->line->priority,
 						   r->priority));
 	mf_json_begin_array(j, "partitions");
-	for (uint32_t k = 0; k < pj->part_cnt; k++)
-		for (guint i = 0; i < c->rows->len; i++) {
-			const mf_prun_row_t *row = c->rows->pdata[i];
+	for (guint k = 0; k < e->ranks->len; k++) {
+		const mf_expl_rank_t *rk =
+			&g_array_index(e->ranks, mf_expl_rank_t, k);
 
-			if (row->job != job || row->r.partition != pj->parts[k])
-				continue;
-			mf_json_begin_object(j, NULL);
-			mf_json_string(j, "name", pj->parts[k]->name);
-			mf_json_uint(j, "tier", pj->parts[k]->priority_tier);
-			mf_json_uint(j, "job_priority", row->r.priority);
-			mf_json_end_object(j);
-		}
+		if (!rk->row || !mf_prun_job_parts(e->job))
+			continue;
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "name", rk->part->name);
+		mf_json_uint(j, "tier", rk->part->priority_tier);
+		mf_json_uint(j, "job_priority", rk->row->r.priority);
+		mf_json_end_object(j);
+	}
 	mf_json_end_array(j);
 }
 
-/* JOB's rank in its first partition's queue and the other jobs just
- * above and below it.  Returns nothing. */
-static void _explain_rank(mf_json_t *j, const mf_prun_ctx_t *c,
-			  const mf_prun_job_t *job)
+/* The job's rank in its first partition's queue and the other jobs just
+ * above and below it (nothing when it is not ranked).  Returns nothing. */
+static void _explain_rank(mf_json_t *j, const mf_expl_t *e)
 {
-	const mf_prio_job_t *pj = &job->job;
-	GPtrArray *ranked = mf_prun_part_ranked(c, pj->part);
+	const mf_expl_rank_t *rk = &g_array_index(e->ranks, mf_expl_rank_t, 0);
 
-	for (guint i = 0; i < ranked->len; i++) {
-		const mf_prun_row_t *row = ranked->pdata[i];
-		const mf_prun_row_t *above = NULL, *below = NULL;
-
-		if (row->job != job || row->r.partition != pj->part)
-			continue;
-		for (guint k = i; k-- > 0;)
-			if (((mf_prun_row_t *)ranked->pdata[k])->job != job) {
-				above = ranked->pdata[k];
-				break;
-			}
-		for (guint k = i + 1; k < ranked->len; k++)
-			if (((mf_prun_row_t *)ranked->pdata[k])->job != job) {
-				below = ranked->pdata[k];
-				break;
-			}
-		mf_json_uint(j, "rank", i + 1);
-		mf_json_uint(j, "rows_ranked", ranked->len);
-		_neighbour(j, "above", row, above, true);
-		_neighbour(j, "below", row, below, false);
-		break;
-	}
-	g_ptr_array_unref(ranked);
+	if (!rk->row)
+		return;
+	mf_json_uint(j, "rank", rk->rank);
+	mf_json_uint(j, "rows_ranked", rk->ranked);
+	_neighbour(j, "above", &rk->above);
+	_neighbour(j, "below", &rk->below);
 }
 
 int mf_prun_explain_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 			 FILE *out)
 {
-	const mf_prun_job_t *job = NULL;
+	mf_expl_t e;
 	mf_json_t j;
 	int rc;
 
-	if ((rc = mf_prun_explained(c, o, &job)))
+	if ((rc = mf_expl_build(c, o, &e))) {
+		mf_expl_clear(&e);
 		return rc;
+	}
 	mf_json_init(&j, out);
 	mf_json_begin_object(&j, NULL);
 	mf_json_string(&j, "command", "priority --explain");
 	mf_prun_json_settings(&j, "settings", c, o);
-	_explain_job(&j, o, job);
-	_explain_rows(&j, c, job);
-	_explain_total(&j, c, job);
-	_explain_rank(&j, c, job);
+	_explain_job(&j, o, e.job);
+	_explain_rows(&j, &e);
+	_explain_total(&j, c, &e);
+	_explain_rank(&j, &e);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
+	mf_expl_clear(&e);
 	return MF_EXIT_OK;
 }

@@ -45,7 +45,9 @@
 
 #include <glib.h>
 
+#include "job_fields.h"
 #include "job_line.h"
+#include "job_values.h"
 #include "mf_error.h"
 
 /*
@@ -69,36 +71,5 @@ GPtrArray *mf_jobs_load(const char *path, mf_error_t *errp);
  */
 int mf_jobs_each(const char *path, mf_job_fn fn, void *arg,
 		 mf_error_t *errp);
-
-/* Parse one job line TEXT (for tests); FILE and LINE are for messages. */
-mf_job_line_t *mf_job_line_parse(const char *text, const char *file,
-				 int line, mf_error_t *errp);
-
-/* Whether TEXT names JOB: its JobId ("120"), its name as squeue gives it
- * ("100_3", "100_[4-9%2]"), or a task of a pending array record ("100_7"
- * names the record 100_[4-9%2]). */
-bool mf_job_named(const mf_job_line_t *job, const char *text);
-
-/*
- * Read the QOS file PATH into a new table name -> priority
- * (GUINT_TO_POINTER); free with g_hash_table_unref.  Returns NULL with errp
- * naming FILE:LINE for a line that is not NAME|PRIORITY[|...], a priority
- * that is not a whole number, or a QOS listed twice, and naming FILE for
- * a file with no QOS (sacctmgr lists normal at least).  An empty priority
- * is 0.
- */
-GHashTable *mf_qos_load(const char *path, mf_error_t *errp);
-
-/*
- * Read the association priority file PATH into a new table
- * "ACCOUNT\nUSER" -> priority (GUINT_TO_POINTER; user "" for accounts).
- * An empty priority is 0 (unset).  Returns NULL with errp naming FILE:LINE
- * on a malformed line (an account indented as sshare's tree is: the usage
- * dump given instead), and naming FILE for a file with no association.
- */
-GHashTable *mf_assoc_prio_load(const char *path, mf_error_t *errp);
-
-/* Parse scontrol's time TEXT ("Unknown" etc. give 0).  Returns 0 or -1. */
-int mf_parse_slurm_time(const char *text, time_t *out);
 
 #endif

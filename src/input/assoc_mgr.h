@@ -82,4 +82,8 @@ bool mf_amgr_record_cut(const mf_amgr_t *m, int line);
 /* Free; NULL is accepted. */
 void mf_amgr_free(mf_amgr_t *m);
 
+/* Raw usage S as a dump writes it: a finite number >= 0, with or without
+ * a fraction, into *OUT.  Returns 0, or -1 (*OUT untouched). */
+int mf_amgr_parse_usage(const char *s, long double *out);
+
 #endif

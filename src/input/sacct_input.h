@@ -28,16 +28,36 @@
 #ifndef MFPRIO_SACCT_INPUT_H
 #define MFPRIO_SACCT_INPUT_H
 
+#include <stdint.h>
+
 #include <glib.h>
 
 #include "mf_error.h"
-#include "replay.h"
 
 /* The fields, in order, for messages and the documentation. */
 #define MF_SACCT_FIELDS \
 	"JobIDRaw,User,Account,Partition,QOS,Submit,Eligible,Start,End," \
 	"State,AllocTRES,ReqTRES"
 #define MF_SACCT_CMD "sacct -a -P -n -X -S START -E END -o " MF_SACCT_FIELDS
+
+/* One job of the history (72 bytes: a history may hold millions). */
+typedef struct {
+	int64_t submit;          /* 0: unknown */
+	int64_t eligible;        /* 0: never eligible in the period */
+	int64_t start;           /* 0: never started */
+	int64_t end;             /* 0: not ended (still running or pending
+				  * at the period's end) */
+	double billing;          /* billing TRES (times the QOS's
+				  * UsageFactor) */
+	uint32_t job_id;
+	uint32_t line;           /* its line in the history file */
+	uint32_t assoc;          /* index of its association (ASSOC) */
+	uint32_t part;           /* the reader's partition index */
+	uint32_t qos;            /* the reader's QOS index */
+	uint32_t cpus;
+	uint32_t nodes;
+	uint32_t spare;
+} mf_replay_job_t;
 
 typedef struct mf_sacct_itab mf_sacct_itab_t;
 

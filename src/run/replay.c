@@ -11,8 +11,8 @@
  * every running job.
  *
  * Under Fair Tree, the ticks no caller sees (not sampled, not the last)
- * rank the tree on flat arrays (_ft_*): the usage sums in the order
- * mf_tree_sum_usage() adds them, each level's keys computed as
+ * rank the tree on flat arrays (replay_fair_tree.h): the usage sums in
+ * the order mf_tree_sum_usage() adds them, each level's keys computed as
  * mf_fair_tree() computes them, each level kept sorted from one tick to
  * the next (insertion sort: the order barely moves between ticks) by
  * (level_fs, users first, the sibling's place), the total order whose
@@ -33,6 +33,7 @@
 #include "job_fs_factor.h"
 #include "level_fs.h"
 #include "replay.h"
+#include "replay_fair_tree.h"
 #include "shares_norm.h"
 #include "usage_charge.h"
 
@@ -166,40 +167,10 @@ static int64_t _eff_start(const mf_replay_job_t *j, time_t first)
 	return j->start < first ? first : j->start;
 }
 
-/* Fair Tree on flat arrays (positions in tree->order). */
-typedef struct {
-	uint32_t owner;          /* the fs_parent of the level */
-	uint32_t first, cnt;     /* its fs_children: kid[first, first + cnt) */
-} _ft_lvl_t;
-
-enum { FT_ACCOUNT, FT_USER, FT_PARENT_ACCOUNT, FT_PARENT_USER };
-
-typedef struct {
-	bool on;
-	uint32_t n, users, root;
-	uint32_t *sum_p;         /* the accounts, in post-order */
-	uint32_t *sum_first, *sum_cnt;  /* their children in add_c */
-	uint32_t *add_c;
-	uint32_t n_sum, n_add;
-	long double *u;          /* usage_raw, summed */
-	long double *lfs;        /* level_fs */
-	double *sn;              /* shares_norm (constant over a replay) */
-	uint8_t *kind;
-	uint32_t *orig;          /* place among its siblings (fs_children) */
-	uint32_t *lvl;           /* an account's level (UINT32_MAX: none) */
-	_ft_lvl_t *lvls;
-	uint32_t n_lvls;
-	uint32_t *kid;           /* each level's children, last tick's order */
-	uint32_t *tmp;           /* merge sort scratch */
-	double *fs;              /* mf_replay_job_fs() of each, this tick */
-	double *of_rank;         /* rank / users, for each rank */
-	mf_assoc_t **a;          /* tree->order */
-} _ft_t;
-
 typedef struct {
 	const mf_replay_t *r;
 	mf_replay_out_t *out;
-	_ft_t ft;
+	mf_rft_t ft;
 	uint32_t *aidx;          /* assoc index -> position in tree->order */
 	long double *own;        /* charged to each association itself */
 	long double *rate;       /* billing running through, per position */
@@ -354,229 +325,6 @@ static void _fairshare(_run_t *s)
 						       &s->r->conf->fs);
 }
 
-/* --- Fair Tree between samples ------------------------------------- */
-
-/* mf_tree_sum_usage()'s sums: an account's usage is its own plus each
- * child's whole subtree, child after child (the children's sums done
- * first).  The accounts in an order where each comes after its
- * descendants (post-order), each with its children. */
-static void _ft_sum_prog(_ft_t *f, GHashTable *pos, const mf_assoc_t *a)
-{
-	uint32_t first;
-
-	if (!a->children)
-		return;
-	for (guint i = 0; i < a->children->len; i++)
-		_ft_sum_prog(f, pos, a->children->pdata[i]);
-	first = f->n_add;
-	for (guint i = 0; i < a->children->len; i++)
-		f->add_c[f->n_add++] = GPOINTER_TO_UINT(
-			g_hash_table_lookup(pos, a->children->pdata[i])) - 1;
-	f->sum_p[f->n_sum] = GPOINTER_TO_UINT(g_hash_table_lookup(pos, a)) - 1;
-	f->sum_first[f->n_sum] = first;
-	f->sum_cnt[f->n_sum++] = a->children->len;
-}
-
-/* Ready the flat Fair Tree of tree T (POS: association -> position + 1). */
-static void _ft_init(_ft_t *f, mf_tree_t *t, GHashTable *pos)
-{
-	uint32_t n = t->order->len, nk = 0;
-
-	f->n = n;
-	f->users = t->user_count;
-	f->a = (mf_assoc_t **)t->order->pdata;
-	f->root = GPOINTER_TO_UINT(g_hash_table_lookup(pos, t->root)) - 1;
-	f->add_c = g_new(uint32_t, n);
-	f->sum_p = g_new(uint32_t, n);
-	f->sum_first = g_new(uint32_t, n);
-	f->sum_cnt = g_new(uint32_t, n);
-	_ft_sum_prog(f, pos, t->root);
-	f->u = g_new(long double, n);
-	f->lfs = g_new(long double, n);
-	f->sn = g_new(double, n);
-	f->kind = g_new(uint8_t, n);
-	f->orig = g_new0(uint32_t, n);
-	f->lvl = g_new(uint32_t, n);
-	f->lvls = g_new(_ft_lvl_t, n);
-	f->kid = g_new(uint32_t, n);
-	f->tmp = g_new(uint32_t, n);
-	f->fs = g_new0(double, n);
-	f->of_rank = g_new(double, (gsize)f->users + 1);
-	for (uint32_t k = 0; k <= f->users; k++)
-		f->of_rank[k] = (double)k / (double)f->users;
-	/* shares depend on the shape only: once for the whole replay */
-	mf_shares_norm(t, MF_SHARES_LOCAL);
-	for (uint32_t p = 0; p < n; p++) {
-		const mf_assoc_t *a = f->a[p];
-
-		f->sn[p] = a->shares_norm;
-		f->kind[p] = (uint8_t)((a->user ? FT_USER : FT_ACCOUNT) +
-				       (mf_assoc_is_parent_fs(a) ? 2 : 0));
-		f->lvl[p] = UINT32_MAX;
-		if (!a->fs_children)
-			continue;
-		f->lvl[p] = f->n_lvls;
-		f->lvls[f->n_lvls++] = (_ft_lvl_t) { p, nk, a->fs_children->len };
-		for (guint i = 0; i < a->fs_children->len; i++) {
-			uint32_t c = GPOINTER_TO_UINT(g_hash_table_lookup(
-				pos, a->fs_children->pdata[i])) - 1;
-
-			f->orig[c] = i;
-			f->kid[nk++] = c;
-		}
-	}
-	f->on = f->lvl[f->root] != UINT32_MAX;
-}
-
-static void _ft_free(_ft_t *f)
-{
-	g_free(f->add_c);
-	g_free(f->sum_p);
-	g_free(f->sum_first);
-	g_free(f->sum_cnt);
-	g_free(f->u);
-	g_free(f->lfs);
-	g_free(f->sn);
-	g_free(f->kind);
-	g_free(f->orig);
-	g_free(f->lvl);
-	g_free(f->lvls);
-	g_free(f->kid);
-	g_free(f->tmp);
-	g_free(f->fs);
-	g_free(f->of_rank);
-}
-
-static inline bool _ft_is_user(const _ft_t *f, uint32_t p)
-{
-	return f->kind[p] == FT_USER || f->kind[p] == FT_PARENT_USER;
-}
-
-/* Does X come before Y?  The core's order (level_fs high first, users
- * before accounts on a tie), ties left in the siblings' own order. */
-static inline bool _ft_before(const _ft_t *f, uint32_t x, uint32_t y)
-{
-	if (f->lfs[x] != f->lfs[y])
-		return f->lfs[x] > f->lfs[y];
-	if (_ft_is_user(f, x) != _ft_is_user(f, y))
-		return _ft_is_user(f, x);
-	return f->orig[x] < f->orig[y];
-}
-
-static void _ft_merge_sort(const _ft_t *f, uint32_t *v, uint32_t n,
-			   uint32_t *tmp)
-{
-	uint32_t half = n / 2, i = 0, j = half, k = 0;
-
-	if (n <= 1)
-		return;
-	_ft_merge_sort(f, v, half, tmp);
-	_ft_merge_sort(f, v + half, n - half, tmp);
-	while (i < half && j < n)
-		tmp[k++] = _ft_before(f, v[j], v[i]) ? v[j++] : v[i++];
-	while (i < half)
-		tmp[k++] = v[i++];
-	memcpy(v, tmp, k * sizeof(*v));
-}
-
-/* Sort V (N positions): insertion sort while it costs little (last tick's
- * order is nearly this one's), else a merge sort. */
-static void _ft_sort(const _ft_t *f, uint32_t *v, uint32_t n, uint32_t *tmp)
-{
-	size_t budget = 4 * (size_t)n + 16;
-
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t x = v[i], j = i;
-
-		while (j > 0 && _ft_before(f, x, v[j - 1])) {
-			v[j] = v[j - 1];
-			j--;
-			if (!--budget) {
-				v[j] = x;
-				_ft_merge_sort(f, v, n, tmp);
-				return;
-			}
-		}
-		v[j] = x;
-	}
-}
-
-typedef struct {
-	uint32_t rank, next;
-} _ft_rank_t;
-
-/* _rank_level() of level L (level_fs.c).  False on a NaN key. */
-static bool _ft_level(_ft_t *f, uint32_t l, _ft_rank_t *r, bool tied_in)
-{
-	const _ft_lvl_t *lv = &f->lvls[l];
-	uint32_t *k = f->kid + lv->first;
-	long double parent_raw = f->u[lv->owner];
-	long double prev = MF_LEVEL_FS_UNSET;
-
-	for (uint32_t i = 0; i < lv->cnt; i++) {
-		uint32_t p = k[i];
-		long double x;
-
-		switch (f->kind[p]) {
-		case FT_PARENT_USER:
-			x = (long double)INFINITY;
-			break;
-		case FT_PARENT_ACCOUNT:
-			x = MF_LEVEL_FS_UNSET;
-			break;
-		default:
-			if (f->sn[p] == 0.0) {
-				x = 0.0L;
-			} else {
-				long double efctv = parent_raw != 0.0L ?
-					f->u[p] / parent_raw : 0.0L;
-
-				x = (long double)f->sn[p] / efctv;
-			}
-		}
-		if (isnan(x))
-			return false;
-		f->lfs[p] = x;
-	}
-	_ft_sort(f, k, lv->cnt, f->tmp);
-	for (uint32_t i = 0; i < lv->cnt; i++) {
-		uint32_t p = k[i];
-		bool tied = (i == 0 && tied_in) ? true : prev == f->lfs[p];
-
-		if (_ft_is_user(f, p)) {
-			if (!tied)
-				r->rank = r->next;
-			f->fs[p] = f->of_rank[r->rank];
-			r->next--;
-		} else if (f->lvl[p] != UINT32_MAX &&
-			   !_ft_level(f, f->lvl[p], r, tied)) {
-			return false;
-		}
-		prev = f->lfs[p];
-	}
-	return true;
-}
-
-/* The job fair-share factor of every association (FS) of a tick from OWN,
- * as _fairshare() and mf_replay_job_fs() give them (an account's is 0, as
- * Fair Tree gives accounts none: left as the core's last tick set it).
- * False: not done (a NaN), the core must do it. */
-static bool _ft_tick(_ft_t *f, const long double *own)
-{
-	_ft_rank_t r = { f->users, f->users };
-
-	memcpy(f->u, own, f->n * sizeof(*own));
-	for (uint32_t k = 0; k < f->n_sum; k++) {
-		const uint32_t *c = f->add_c + f->sum_first[k];
-		long double sum = f->u[f->sum_p[k]];
-
-		for (uint32_t i = 0; i < f->sum_cnt[k]; i++)
-			sum += f->u[c[i]];
-		f->u[f->sum_p[k]] = sum;
-	}
-	return _ft_level(f, f->lvl[f->root], &r, false);
-}
-
 /* Is job J pending at NOW? */
 static bool _is_pending(const mf_replay_job_t *j, time_t now)
 {
@@ -689,11 +437,11 @@ static int _run_index(_run_t *s, mf_error_t *errp)
 		s->aidx[i] = p - 1;
 	}
 	if (r->conf->fs.algo == MF_FS_FAIR_TREE)
-		_ft_init(&s->ft, r->tree, pos);
+		mf_rft_init(&s->ft, r->tree, pos);
 	g_hash_table_destroy(pos);
 	for (size_t i = 0; i < r->job_cnt; i++)
 		if (r->jobs[i].assoc >= r->assoc_cnt) {
-			_ft_free(&s->ft);
+			mf_rft_free(&s->ft);
 			g_free(s->aidx);
 			return mf_errprintf(errp, "replay: job %u: association "
 					    "index %u out of range",
@@ -738,7 +486,7 @@ static long _run_ticks(_run_t *s)
 		starting = _pending(s, now, now + c->calc_period);
 		if ((starting || sample) &&
 		    (sample || !s->reset_done || !s->ft.on ||
-		     !_ft_tick(&s->ft, s->own)))
+		     !mf_rft_tick(&s->ft, s->own)))
 			_fairshare(s);
 		if (starting)
 			_priorities(s, now, now + c->calc_period);
@@ -753,7 +501,7 @@ static long _run_ticks(_run_t *s)
 /* Free what the run S holds.  Returns nothing. */
 static void _run_free(_run_t *s)
 {
-	_ft_free(&s->ft);
+	mf_rft_free(&s->ft);
 	g_free(s->aidx);
 	g_free(s->own);
 	g_free(s->rate);

@@ -19,7 +19,6 @@ static void _assoc_free(gpointer p);
 static void _qos_free(gpointer p);
 static char *_name_of(const char *value);
 static int _parse_u32(const char *s, uint32_t *out);
-static int _parse_usage(const char *s, long double *out);
 static char *_first_figure(const char *value);
 static int _assoc_word(mf_amgr_assoc_t *a, const char *key, const char *val,
 		       const char *file, int line, mf_error_t *errp);
@@ -82,8 +81,7 @@ static int _parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* A finite number >= 0, with or without a fraction. */
-static int _parse_usage(const char *s, long double *out)
+int mf_amgr_parse_usage(const char *s, long double *out)
 {
 	char *end;
 	long double v;
@@ -139,7 +137,7 @@ static int _assoc_word(mf_amgr_assoc_t *a, const char *key, const char *val,
 					    val);
 	} else if (!strcmp(key, "UsageRaw/Norm/Efctv")) {
 		char *f = _first_figure(val);
-		int rc = _parse_usage(f, &a->usage_raw);
+		int rc = mf_amgr_parse_usage(f, &a->usage_raw);
 
 		g_free(f);
 		if (rc)
@@ -162,7 +160,7 @@ static int _qos_word(mf_amgr_qos_t *q, const char *key, const char *val,
 					    "not a whole number", file, line,
 					    val);
 	} else if (!strcmp(key, "UsageRaw")) {
-		if (_parse_usage(val, &q->usage_raw))
+		if (mf_amgr_parse_usage(val, &q->usage_raw))
 			return mf_errprintf(errp, "%s:%d: UsageRaw '%s' is not "
 					    "a number >= 0", file, line, val);
 		q->has_usage = true;

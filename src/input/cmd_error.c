@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_error: the one printer of mfprio's error messages.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cmd_error.h"
+
+void mf_cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mfprio: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
