@@ -261,6 +261,18 @@ check "the packaged mfprio --version says mfprio $mf_version ($out)" test "$out"
 check "the packaged man page renders" eval \
 	"MANPATH='$scratch/payload/usr/share/man' man -P cat mfprio 2>/dev/null | grep 'replay a Slurm' >/dev/null"
 
+# RHEL's build flags, as redhat-rpm-config layers them (a macro file's
+# _hardened_ldflags, -z now under _hardened_build, and LTO in build_cflags),
+# simulated with --define: the spec's own settings must win, as in
+# SchedMD's slurm.spec, so that %configure links the plugin lazily
+rhel=(--define '_hardened_build 1' --define '_hardened_ldflags %{?_hardened_build:-Wl,-z,now}'
+	--define 'build_ldflags -Wl,-z,relro %{?_hardened_ldflags}'
+	--define '_lto_cflags -flto=auto' --define 'build_cflags -O2 %{?_lto_cflags}')
+rpmspec -P --define "_sourcedir $(dirname "$stb")" --define "slurm_tarball $(basename "$stb")" "${rhel[@]}" \
+	"$scratch/mfprio.spec" 2>/dev/null | grep -E '^ *(C|LD)FLAGS=' >"$scratch/rhel-flags"
+check "under RHEL's hardened build flags, %configure gets no -z now and no LTO ($(tr -s ' \n' ' ' <"$scratch/rhel-flags"))" \
+	eval "grep -q 'LDFLAGS=.*-z,lazy' '$scratch/rhel-flags' && ! grep -qE 'z,now|flto' '$scratch/rhel-flags'"
+
 # OpenHPC: the controller package's name is a define
 ohpc=$(rpmspec -q --requires --define "_sourcedir $(dirname "$stb")" --define "slurm_tarball $(basename "$stb")" \
 	--define 'slurmctld_package slurm-slurmctld-ohpc' "$scratch/mfprio.spec" 2>/dev/null | grep slurm)
