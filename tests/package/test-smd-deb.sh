@@ -206,7 +206,7 @@ check "SchedMD's slurm-smd-slurmctld is among the alternatives" \
 # ---------------------------------------------------------------- the command alone
 # a login node: no Slurm package, only the command
 say "installing ${deb#"$root"} where no Slurm package is (log $logs/install-command.log)"
-inside apt-get install -y -q "/build/${deb##*/}" >"$logs/install-command.log" 2>&1
+chroot_apt_install "$root" "$logs/install-command.log" "/build/${deb##*/}"
 rc=$?
 check "apt-get install of mfprio alone (rc $rc)" test "$rc" -eq 0
 check "it brought no Slurm package ($(slurm_pkgs | paste -sd' '))" test -z "$(slurm_pkgs)"
