@@ -26,7 +26,7 @@
 set -eu
 
 usage() { echo "usage: $0 rpm|srpm|deb [SLURM_TARBALL]" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 kind=$1
 tarball=${2:-}
 case $kind in

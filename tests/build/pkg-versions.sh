@@ -50,7 +50,7 @@ for pair in "${pairs[@]}"; do
 	read -r old new <<<"$pair"
 	for ro in 1 2; do
 		for rn in 1 2; do
-			a=$(deb "$old" "$ro") && b=$(deb "$new" "$rn") || { bad "releases.sh deb-version on $old or $new"; continue; }
+			{ a=$(deb "$old" "$ro") && b=$(deb "$new" "$rn"); } || { bad "releases.sh deb-version on $old or $new"; continue; }
 			dcmp "$b" gt "$a" "Slurm $new over $old"
 		done
 	done
@@ -96,7 +96,7 @@ for pair in "${pairs[@]}"; do
 	read -r old new <<<"$pair"
 	for ro in 1 2; do
 		for rn in 1 2; do
-			a=$(rel "$old" "$ro") && b=$(rel "$new" "$rn") || { bad "rpmspec on Slurm $old or $new"; continue; }
+			{ a=$(rel "$old" "$ro") && b=$(rel "$new" "$rn"); } || { bad "rpmspec on Slurm $old or $new"; continue; }
 			rcmp "$b" gt "$a" "Slurm $new over $old"
 		done
 	done
