@@ -18,6 +18,11 @@
 #   releases.sh known VERSION          exit 0 if VERSION's series is known
 #   releases.sh deb-depends VERSION    the Debian dependency on the controller
 #                                      of exactly that release (see below)
+#   releases.sh deb-version DEBVER VERSION
+#                                      the packages' version for Slurm
+#                                      VERSION: debian/changelog's DEBVER
+#                                      (UPSTREAM-REVISION) as
+#                                      UPSTREAM+slurmVERSION-REVISION (below)
 #   releases.sh table                  the support table, in Markdown
 #   releases.sh c-header               the table as C macros (configure
 #                                      writes it to src/release_table.h)
@@ -32,6 +37,14 @@
 # VERSION.~ (which sorts after every VERSION-REVISION and VERSION+SUFFIX
 # and before VERSION.1); either controller satisfies both, and the two
 # packages conflict with each other, so only one is ever installed.
+#
+# deb-version: the Slurm release goes into the upstream part of the version,
+# before the packaging revision, so that builds for two releases coexist in
+# one repository and the build for the newer Slurm sorts above the older
+# one's whatever their revisions (0.1.0+slurm24.11.8-1 > 0.1.0+slurm24.11.7-2).
+# A pre-release's "-" becomes "~" (26.11.0-0rc1 -> +slurm26.11.0~0rc1), which
+# sorts below the release itself.  tests/build/pkg-versions.sh checks the
+# order with dpkg --compare-versions (and the RPM's Release with rpm's).
 set -eu
 
 table=${MFPRIO_RELEASES_TSV:-$(dirname "$0")/releases.tsv}
@@ -109,6 +122,18 @@ deb_depends() {
 	echo "$lo, $hi"
 }
 
+deb_version() {
+	case $1 in
+	*:*) die "deb-version: '$1' has an epoch, which mfprio's packages never had" ;;
+	*-*) ;;
+	*) die "deb-version: '$1' is not UPSTREAM-REVISION" ;;
+	esac
+	echo "$2" | grep -qx '[0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\(-[0-9A-Za-z.]*\)\{0,1\}' ||
+		die "deb-version needs a Slurm MAJOR.MINOR.MICRO[-PRE], not '$2'"
+	get "$2" series >/dev/null
+	echo "${1%-*}+slurm$(echo "$2" | tr '-' '~')-${1##*-}"
+}
+
 table_md() {
 	echo "| series | tested release | tests | controller packages | shipped by |"
 	echo "|---|---|---|---|---|"
@@ -179,7 +204,8 @@ tested) tested "$@" ;;
 get) [ $# -eq 2 ] || die "usage: releases.sh get VERSION COLUMN"; get "$1" "$2" ;;
 known) [ $# -eq 1 ] || die "usage: releases.sh known VERSION"; get "$1" series >/dev/null 2>&1 ;;
 deb-depends) [ $# -eq 1 ] || die "usage: releases.sh deb-depends VERSION"; deb_depends "$1" ;;
+deb-version) [ $# -eq 2 ] || die "usage: releases.sh deb-version DEBVER VERSION"; deb_version "$1" "$2" ;;
 table) table_md ;;
 c-header) c_header ;;
-*) die "usage: releases.sh series|accepted|tested [FILTER...]|get VERSION COLUMN|known VERSION|deb-depends VERSION|table|c-header" ;;
+*) die "usage: releases.sh series|accepted|tested [FILTER...]|get VERSION COLUMN|known VERSION|deb-depends VERSION|deb-version DEBVER VERSION|table|c-header" ;;
 esac

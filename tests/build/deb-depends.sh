@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # deb-depends.sh: the Debian dependency on the controller, for every row of
-# release/releases.tsv, means what debian/README.Debian says it means, as
+# release/releases.tsv, means what debian/mfprio-plugin.README.Debian says it means, as
 # dpkg itself reads it (not as a string compared with itself):
 #   - satisfied by each controller package the row lists (Debian's
 #     slurmctld, SchedMD's slurm-smd-slurmctld) at the upstream release

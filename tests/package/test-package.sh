@@ -1,23 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-package.sh: the Debian package of mfprio, from build to removal.
+# test-package.sh: the Debian packages of mfprio on Debian's own Slurm, from
+# build to removal.
 #
-#   - dpkg-buildpackage -b -us -uc builds it, in a copy of the tree under
-#     /var/tmp (nothing is written beside the tree), and lintian reports
-#     no error and no warning;
-#   - it depends on the controller of exactly the installed release
-#     (release/releases.sh deb-depends) and holds the plugin in
-#     /usr/lib/<multiarch>/mfprio/slurm, the command and its man page;
+#   - release/build-packages.sh deb, the one command from a clone (make dist,
+#     then dpkg-buildpackage -b -us -uc in the unpacked tarball), builds them
+#     in a copy of the tree under /var/tmp (nothing is written beside the
+#     tree); lintian --fail-on error,warning exits 0 and reports no error
+#     and no warning;
+#   - two packages, of version UPSTREAM+slurmV-REVISION (V the installed
+#     release): mfprio, the command and its man page, depending on no Slurm
+#     package at all; mfprio-plugin, the plugin in
+#     /usr/lib/<multiarch>/mfprio/slurm, depending on the controller of
+#     exactly the installed release (release/releases.sh deb-depends), and
+#     linked as Slurm's own plugins are (no BIND_NOW);
 #   - installed: /usr/bin/mfprio --version says configure.ac's version and
-#     man -w finds the page (in /usr/share/man, whatever else is installed); no file of Slurm's packages changed, Slurm's
-#     own plugin is not diverted;
+#     man -w finds the page (in /usr/share/man, whatever else is installed);
+#     no file of Slurm's packages changed, Slurm's own plugin is not
+#     diverted;
 #   - a real cluster (instance MFPRIO_CLUSTER_INSTANCE, default 30) whose
 #     PluginDir starts with the installed directory: slurmctld maps the
 #     installed priority_multifactor.so and logs it, sprio lists a pending
-#     job and sshare answers (also with a client configuration that makes it
-#     load the plugin itself);
-#   - the cluster is stopped and the package purged, leaving nothing.
-# An earlier run's package or cluster is removed or restarted first.
+#     job and sshare answers;
+#   - sshare with a client configuration that makes it load the plugin
+#     itself (PriorityFlags=NO_FAIR_TREE on 22.05): no dlopen error on its
+#     stderr, and the dynamic linker ran our .so's initialisers ("calling
+#     init:" of LD_DEBUG=files, printed only once a load has succeeded; the
+#     "file=" line is printed for a load that fails too); then the same with
+#     LD_BIND_NOW=1, every symbol resolved at dlopen as a build linked with
+#     "-z now" would (RHEL's hardened flags): only the plugin's weak
+#     references to slurmctld's symbols let it load there;
+#   - the cluster is stopped and both packages purged, leaving nothing.
+# An earlier run's packages or cluster are removed or restarted first.
 # Run as root on Debian with Debian's Slurm (tests/install-deps).
 #
 # Environment:
@@ -39,8 +53,18 @@ export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
 # shellcheck source=pkg-lib.sh source-path=SCRIPTDIR disable=SC1091
 . "$here/pkg-lib.sh"
 pkg_checks test-package
-# installed: the mfprio package is installed
-installed() { dpkg-query -W -f '${Status}' mfprio 2>/dev/null | grep -q 'install ok installed'; }
+# the two binary packages, and the one of before the split (mfprio held
+# the plugin too) that an earlier run may have left: its name is the
+# command's now
+pkgs=(mfprio mfprio-plugin)
+# installed PACKAGE: it is installed
+installed() { dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+# present PACKAGE: dpkg knows it in any state but not-installed
+present() {
+	local st
+	st=$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null)
+	[[ -n $st && $st != *' not-installed' ]]
+}
 
 [[ $(id -u) -eq 0 ]] || { say "must run as root"; echo "0 passed, 1 failed"; exit 1; }
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) ||
@@ -61,8 +85,8 @@ say "instance $CLUSTER_INSTANCE, scratch directory $scratch"
 cleanup() {
 	local failures=${1:-1}
 	"$top/tests/cluster/cluster.sh" stop >"$scratch/stop.log" 2>&1 || true
-	if installed; then
-		dpkg --purge mfprio >"$scratch/purge-exit.log" 2>&1 || true
+	if present mfprio || present mfprio-plugin; then
+		dpkg --purge "${pkgs[@]}" >"$scratch/purge-exit.log" 2>&1 || true
 	fi
 	if [[ $failures -eq 0 && ${MFPRIO_KEEP:-} != 1 ]]; then
 		rm -rf "$scratch"
@@ -75,10 +99,9 @@ trap 'cleanup 1' EXIT
 # ---------------------------------------------------------------- leftovers
 # A package an earlier run left installed would make apt-get skip the
 # install ("already the newest version"): remove it first.
-status=$(dpkg-query -W -f '${Status}' mfprio 2>/dev/null)
-if [[ -n $status && $status != *' not-installed' ]]; then
-	say "purging the mfprio package an earlier run left"
-	dpkg --purge mfprio >"$scratch/purge-before.log" 2>&1 ||
+if present mfprio || present mfprio-plugin; then
+	say "purging the mfprio packages an earlier run left"
+	dpkg --purge "${pkgs[@]}" >"$scratch/purge-before.log" 2>&1 ||
 		abort "dpkg --purge of a left-over mfprio (see $scratch/purge-before.log)"
 fi
 
@@ -90,34 +113,57 @@ pkg_copy_tree "$scratch/src"
 debver=$(cd "$scratch/src" && dpkg-parsechangelog -S Version)
 check "debian/changelog's version $debver is configure.ac's $version with a revision" \
 	test "${debver%-*}" = "$version"
-say "building (dpkg-buildpackage -b -us -uc; log $scratch/build.log)"
-(cd "$scratch/src" && nice dpkg-buildpackage -b -us -uc -j2) >"$scratch/build.log" 2>&1
+# the installed upstream release (22.05.8 of 22.05.8-4+deb12u3)
+ctld_upstream=${ctld_version#*:}
+ctld_upstream=${ctld_upstream%%-*}
+binver=$version+slurm$ctld_upstream-${debver##*-}
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+say "building: release/build-packages.sh deb (log $scratch/build.log)"
+(cd "$scratch/src" && MFPRIO_PKG_BUILD_DIR=$scratch/build DPKG_BUILDPACKAGE_FLAGS=-j2 \
+	nice release/build-packages.sh deb) >"$scratch/build.log" 2>&1
 rc=$?
-check "dpkg-buildpackage succeeds (rc $rc)" test "$rc" -eq 0
-deb=$scratch/mfprio_${debver}_$(dpkg-architecture -qDEB_HOST_ARCH).deb
-changes=${deb%.deb}.changes
-[[ -f $deb ]] || { tail -n 30 "$scratch/build.log"; abort "no $deb"; }
+check "release/build-packages.sh deb succeeds (rc $rc)" test "$rc" -eq 0
+out=$scratch/build/deb-build
+deb=$out/mfprio_${binver}_$arch.deb
+pdeb=$out/mfprio-plugin_${binver}_$arch.deb
+changes=$out/mfprio_${debver}_$arch.changes
+for f in "$deb" "$pdeb" "$changes"; do
+	[[ -f $f ]] || { tail -n 30 "$scratch/build.log"; ls -l "$out" 2>&1; abort "no $f"; }
+done
+ok "two packages of version $binver: $(basename "$deb") and $(basename "$pdeb")"
 check "the unit and command tests ran in the build (make check)" \
 	grep -q '^PASS: tests/check_core' "$scratch/build.log"
 
-lintian --pedantic "$changes" >"$scratch/lintian.log" 2>&1
-check "lintian: no error or warning ($(grep -cE '^[EW]: ' "$scratch/lintian.log") lines)" \
-	not grep -qE '^[EW]: ' "$scratch/lintian.log"
+lintian --pedantic --fail-on error,warning "$changes" >"$scratch/lintian.log" 2>&1
+rc=$?
+check "lintian --fail-on error,warning exits 0 (rc $rc) and reports no error or warning ($(grep -cE '^[EW]: ' "$scratch/lintian.log") lines)" \
+	eval "[[ $rc -eq 0 ]] && ! grep -qE '^[EW]: ' '$scratch/lintian.log'"
 grep -E '^[EWP]: ' "$scratch/lintian.log"
 
-depends=$(dpkg-deb -f "$deb" Depends)
-# the controller of exactly the installed upstream release, in the form
-# release/releases.sh deb-depends gives (any packaging revision of it)
-ctld_upstream=${ctld_version#*:}
-ctld_upstream=${ctld_upstream%%-*}
+# the command: no Slurm package among its relations (login nodes)
+rels=$(for f in Pre-Depends Depends Recommends; do dpkg-deb -f "$deb" "$f"; done)
+check "mfprio depends on no Slurm package (${rels//$'\n'/ })" not grep -qi slurm <<<"$rels"
+# the plugin: the controller of exactly the installed upstream release, in
+# the form release/releases.sh deb-depends gives (any packaging revision)
+depends=$(dpkg-deb -f "$pdeb" Depends)
 want_dep=$("$top/release/releases.sh" deb-depends "$ctld_upstream")
-check "depends on the controller of exactly Slurm $ctld_upstream ($want_dep)" \
+check "mfprio-plugin depends on the controller of exactly Slurm $ctld_upstream ($want_dep)" \
 	grep -qF "$want_dep" <<<"$depends"
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents"
-for f in "$plugdir/priority_multifactor.so" /usr/bin/mfprio /usr/share/man/man1/mfprio.1.gz; do
-	check "the package holds $f" grep -qx "$f" "$scratch/contents"
+dpkg-deb -c "$pdeb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents-plugin"
+for f in /usr/bin/mfprio /usr/share/man/man1/mfprio.1.gz; do
+	check "mfprio holds $f" grep -qx "$f" "$scratch/contents"
 done
-check "and no libtool archive" not grep -q '\.la$' "$scratch/contents"
+check "and no plugin" not grep -q priority_multifactor "$scratch/contents"
+check "mfprio-plugin holds $plugdir/priority_multifactor.so" \
+	grep -qx "$plugdir/priority_multifactor.so" "$scratch/contents-plugin"
+check "and neither the command nor a libtool archive" \
+	not grep -qE '/bin/|/man/|\.la$' "$scratch/contents-plugin"
+mkdir -p "$scratch/payload"
+dpkg-deb -x "$pdeb" "$scratch/payload"
+flags=$(readelf -d "$scratch/payload$plugdir/priority_multifactor.so" 2>&1 | grep -E 'FLAGS|BIND_NOW')
+check "the plugin is linked as Slurm's own plugins are: no BIND_NOW (${flags:-no flags})" \
+	not grep -qE 'BIND_NOW|Flags:.* NOW' <<<"$flags"
 
 # ---------------------------------------------------------------- install
 # the files of Slurm's packages (slurmctld's and the one of its own
@@ -125,14 +171,15 @@ check "and no libtool archive" not grep -q '\.la$' "$scratch/contents"
 slurm_pkgs=(slurmctld "$(dpkg -S "$UPSTREAM_SO" 2>/dev/null | cut -d: -f1)")
 dpkg -L "${slurm_pkgs[@]}" | sort -u | while read -r f; do [[ -f $f ]] && echo "$f"; done |
 	xargs md5sum >"$scratch/slurm.md5" 2>/dev/null
-say "installing $deb"
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >"$scratch/install.log" 2>&1
+say "installing $(basename "$deb") and $(basename "$pdeb")"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" "$pdeb" >"$scratch/install.log" 2>&1
 rc=$?
-check "apt-get install of the .deb (rc $rc)" test "$rc" -eq 0
-installed || { tail -n 20 "$scratch/install.log"; abort "mfprio is not installed"; }
+check "apt-get install of the two .debs (rc $rc)" test "$rc" -eq 0
+{ installed mfprio && installed mfprio-plugin; } || { tail -n 20 "$scratch/install.log"; abort "mfprio and mfprio-plugin are not installed"; }
 # (a `make install` into /usr/local, e.g. by examples/demo.sh, may come
 # first on PATH and MANPATH: look at the package's own files)
-check "the package holds /usr/bin/mfprio" eval 'dpkg -L mfprio | grep -qx /usr/bin/mfprio'
+check "/usr/bin/mfprio is mfprio's, the plugin mfprio-plugin's" eval \
+	"[[ \$(dpkg -S /usr/bin/mfprio 2>/dev/null) == 'mfprio: /usr/bin/mfprio' && \$(dpkg -S '$plugdir/priority_multifactor.so' 2>/dev/null) == 'mfprio-plugin: $plugdir/priority_multifactor.so' ]]"
 out=$(/usr/bin/mfprio --version 2>&1)
 check "mfprio --version says $version ($out)" test "$out" = "mfprio $version"
 out=$(MANPATH=/usr/share/man man -w mfprio 2>&1)
@@ -184,20 +231,46 @@ check "sshare lists the root association" grep -q '^root|' "$scratch/sshare.out"
 { grep -v '^Include' "$SLURM_CONF"; cat "$CLUSTER_DIR/etc/priority.conf"; echo "PriorityFlags=NO_FAIR_TREE"; } \
 	>"$scratch/client.conf"
 chmod 644 "$scratch/client.conf"
-SLURM_CONF=$scratch/client.conf LD_DEBUG=files sshare -a -l -P >"$scratch/sshare-nft.out" 2>"$scratch/sshare-nft.ld"
-rc=$?
-check "sshare with NO_FAIR_TREE answers (rc $rc)" test "$rc" -eq 0
-check "and loaded the installed plugin" \
-	grep -q "file=$plugdir/priority_multifactor.so" "$scratch/sshare-nft.ld"
+# sshare_loads NAME [ENV...]: sshare, with the client configuration and
+# LD_DEBUG=files (and ENV), answers, prints no dlopen error, and the dynamic
+# linker called our .so's initialisers: it loaded, relocated and ran it.
+# (The "file=" line of LD_DEBUG is printed before the load, whether it
+# succeeds or not: it proves nothing.)
+sshare_loads() {
+	local name=$1 err=$scratch/sshare-$1.err rc
+	shift
+	env SLURM_CONF="$scratch/client.conf" LD_DEBUG=files "$@" sshare -a -l -P \
+		>"$scratch/sshare-$name.out" 2>"$err"
+	rc=$?
+	check "sshare ($name) answers (rc $rc)" eval "[[ $rc -eq 0 ]] && grep -q '^root|' '$scratch/sshare-$name.out'"
+	# sshare's own messages (not the dynamic linker's "PID: ..." lines)
+	grep -vE '^ *[0-9]+:' "$err" >"$err.own"
+	# under LD_BIND_NOW, Slurm's own plugins may fail to load (upstream's
+	# priority/multifactor does: unlock_slurmctld): only the lines about
+	# ours, or about the priority plugin, count there
+	if [[ $name == *bind-now ]]; then
+		grep -E "$plugdir|priority" "$err.own" >"$err.ours"
+	else
+		cp "$err.own" "$err.ours"
+	fi
+	check "sshare ($name): no dlopen error on its stderr$(grep -m1 -E 'dlopen|undefined symbol|load' "$err.ours" | sed 's/^/: /')" \
+		not grep -qE 'dlopen|undefined symbol|Couldn.t load|cannot create priority context' "$err.ours"
+	check "sshare ($name) loaded our .so: the dynamic linker called its init" \
+		grep -qE "^ *[0-9]+:[[:space:]]+calling init: $plugdir/priority_multifactor\.so\$" "$err"
+}
+sshare_loads no-fair-tree
+# a -z now build (RHEL's hardened flags) resolves every symbol at dlopen:
+# only weak references to slurmctld's own symbols load there
+sshare_loads no-fair-tree-bind-now LD_BIND_NOW=1
 
 # ---------------------------------------------------------------- removal
 "$top/tests/cluster/cluster.sh" stop >"$scratch/stop.log" 2>&1
 rc=$?
 check "cluster.sh stop (rc $rc)" test "$rc" -eq 0
-dpkg --purge mfprio >"$scratch/purge.log" 2>&1
+dpkg --purge "${pkgs[@]}" >"$scratch/purge.log" 2>&1
 rc=$?
-check "dpkg --purge mfprio (rc $rc)" test "$rc" -eq 0
-check "the package is gone" not installed
+check "dpkg --purge ${pkgs[*]} (rc $rc)" test "$rc" -eq 0
+check "the packages are gone" eval '! present mfprio && ! present mfprio-plugin'
 check "and so are /usr/bin/mfprio and $plugdir" \
 	eval "[[ ! -e /usr/bin/mfprio && ! -e $plugdir ]]"
 check "the files of ${slurm_pkgs[*]} are still unchanged" md5sum --quiet -c "$scratch/slurm.md5"

@@ -6,29 +6,36 @@
 #
 # In a fresh minimal bookworm chroot (chroot-lib.sh; MFPRIO_SMD_CHROOT,
 # default /var/tmp/mfprio-smd-chroot), which has no Debian Slurm package:
-#   - SchedMD's .debs of the release (smd-debs.sh builds or reuses them),
-#     slurm-smd, -slurmctld, -slurmd, -slurmdbd, -client, install with munge
-#     and mariadb-server from Debian;
+#   - SchedMD's .debs of the release are built or reused (smd-debs.sh);
 #   - mfprio's tree (git ls-files) is copied in, its Build-Depends install
-#     and dpkg-checkbuilddeps is content; dpkg-buildpackage builds it
-#     against the same release's tarball (MFPRIO_SLURM_TARBALL), make check
-#     included; lintian (on the host) reports no error or warning; it
-#     depends on the controller of exactly that release
-#     (release/releases.sh deb-depends), SchedMD's slurm-smd-slurmctld among
-#     the alternatives;
-#   - apt installs it; no file of SchedMD's packages changes;
+#     and dpkg-checkbuilddeps is content, with no Slurm package at all
+#     there; dpkg-buildpackage builds it against the release's tarball
+#     (MFPRIO_SLURM_TARBALL), make check included: the packages mfprio and
+#     mfprio-plugin, of version UPSTREAM+slurmV-REVISION; lintian (on the
+#     host) exits 0 with --fail-on error,warning and reports no error or
+#     warning; mfprio depends on no Slurm package, mfprio-plugin on the
+#     controller of exactly that release (release/releases.sh deb-depends),
+#     SchedMD's slurm-smd-slurmctld among the alternatives;
+#   - the command package installs there, still with no Slurm package (a
+#     login node's case), and mfprio runs;
+#   - SchedMD's slurm-smd, -slurmctld, -slurmd, -slurmdbd, -client install
+#     with munge and mariadb-server from Debian, then mfprio-plugin; no file
+#     of SchedMD's packages changes;
 #   - a real cluster (tests/cluster/cluster.sh, instance
 #     MFPRIO_CLUSTER_INSTANCE, default 31: ports 17127-17129, no host test
 #     uses them) with the installed plugin directory first on PluginDir:
 #     slurmctld maps our installed priority_multifactor.so and logs it,
-#     sprio and sshare answer; MariaDB listens on no TCP port;
+#     sprio and sshare answer; sshare (which loads the priority plugin
+#     itself from 23.11 on) prints no dlopen error and the dynamic linker
+#     called our .so's initialisers (LD_DEBUG=files "calling init:");
+#     MariaDB listens on no TCP port;
 #   - the differential (tests/cluster/test-plugin-differential.sh,
 #     MFPRIO_DIFF_ONLY=fair_tree unless MFPRIO_SMD_DIFF_CASES says
 #     otherwise): the same state under SchedMD's package's own
 #     priority_multifactor.so and under ours gives the same sshare and sprio
 #     figures;
-#   - the cluster stops, apt-get purge removes the package and every path
-#     it installed, and leaves SchedMD's files as they were;
+#   - the cluster stops, apt-get purge removes both packages and every path
+#     they installed, and leaves SchedMD's files as they were;
 #   - the chroot is removed: every process whose root is the chroot is
 #     stopped (by pid, through /proc/PID/root), everything under it is
 #     unmounted first.
@@ -134,6 +141,86 @@ say "creating the chroot (log $logs/chroot.log)"
 chroot_create "$root" "$logs/chroot.log" || abort "creating the chroot (see $logs/chroot.log)"
 ok "a minimal bookworm in $root, mounted"
 
+# ---------------------------------------------------------------- build
+pkg_copy_tree "$root/build/mfprio"
+[[ -f $root/build/mfprio/debian/rules ]] || abort "copying the tree into the chroot"
+cp "$tarball" "$root/build/"
+ctarball=/build/${tarball##*/}
+
+say "installing mfprio's Build-Depends (apt-get build-dep; log $logs/build-dep.log)"
+find "$CHROOT_CACHE/apt-archives" -maxdepth 1 -name '*.deb' \
+	-exec cp -n -t "$root/var/cache/apt/archives/" {} + 2>/dev/null
+inside sh -c 'cd /build && apt-get build-dep -y -q --no-install-recommends ./mfprio' >"$logs/build-dep.log" 2>&1
+rc=$?
+find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' \
+	-exec cp -n -t "$CHROOT_CACHE/apt-archives/" {} + 2>/dev/null
+check "apt-get build-dep ./mfprio (rc $rc)" test "$rc" -eq 0
+inside sh -c 'cd /build/mfprio && dpkg-checkbuilddeps' >"$logs/checkbuilddeps.log" 2>&1
+check "dpkg-checkbuilddeps is content there" test $? -eq 0
+# slurm_pkgs: the packages of the chroot with slurm in their name
+slurm_pkgs() {
+	inside dpkg-query -W -f '${Package} ${Status}\n' 2>/dev/null | grep -i slurm | grep 'install ok installed' | cut -d' ' -f1
+}
+check "and no Slurm package at all ($(slurm_pkgs | paste -sd' '))" test -z "$(slurm_pkgs)"
+
+say "building (MFPRIO_SLURM_TARBALL=$ctarball dpkg-buildpackage -b -us -uc; log $logs/build.log)"
+tb=$SECONDS
+inside env MFPRIO_SLURM_TARBALL="$ctarball" sh -c 'cd /build/mfprio && nice -n 10 dpkg-buildpackage -b -us -uc -j2' \
+	>"$logs/build.log" 2>&1
+rc=$?
+check "dpkg-buildpackage against $ctarball succeeds (rc $rc, $((SECONDS - tb)) s)" test "$rc" -eq 0
+debver=$(cd "$root/build/mfprio" && dpkg-parsechangelog -S Version)
+binver=$("$top/release/releases.sh" deb-version "$debver" "$version")
+arch=$(dpkg --print-architecture)
+deb=$root/build/mfprio_${binver}_$arch.deb
+pdeb=$root/build/mfprio-plugin_${binver}_$arch.deb
+changes=$root/build/mfprio_${debver}_$arch.changes
+for f in "$deb" "$pdeb" "$changes"; do
+	[[ -f $f ]] || { tail -n 30 "$logs/build.log"; ls -l "$root/build"; abort "no ${f#"$root"}"; }
+done
+ok "two packages of version $binver: ${deb##*/} and ${pdeb##*/}"
+check "configure skipped the slurmctld check (SLURMCTLD=none)" \
+	grep -q 'SLURMCTLD=none: not checking' "$logs/build.log"
+check "the unit and command tests ran in the build (make check)" \
+	grep -q '^PASS: tests/check_core' "$logs/build.log"
+check "debian/build-slurm holds Slurm $version's configured tree" \
+	grep -q "^#define SLURM_VERSION_STRING \"$version\"" "$root/build/mfprio/debian/build-slurm/config.h"
+
+lintian --pedantic --fail-on error,warning "$changes" >"$logs/lintian.log" 2>&1
+rc=$?
+check "lintian --fail-on error,warning exits 0 (rc $rc) and reports no error or warning ($(grep -cE '^[EW]: ' "$logs/lintian.log") lines)" \
+	eval "[[ $rc -eq 0 ]] && ! grep -qE '^[EW]: ' '$logs/lintian.log'"
+grep -E '^[EWP]: ' "$logs/lintian.log"
+
+rels=$(for f in Pre-Depends Depends Recommends; do dpkg-deb -f "$deb" "$f"; done)
+check "mfprio depends on no Slurm package (${rels//$'\n'/ })" not grep -qi slurm <<<"$rels"
+depends=$(dpkg-deb -f "$pdeb" Depends)
+want_dep=$("$top/release/releases.sh" deb-depends "$version")
+say "mfprio-plugin Depends: $depends"
+check "mfprio-plugin depends on the controller of exactly Slurm $version ($want_dep)" \
+	grep -qF "$want_dep" <<<"$depends"
+check "SchedMD's slurm-smd-slurmctld is among the alternatives" \
+	grep -qF "slurm-smd-slurmctld (>= $version)" <<<"$depends"
+
+# ---------------------------------------------------------------- the command alone
+# a login node: no Slurm package, only the command
+say "installing ${deb#"$root"} where no Slurm package is (log $logs/install-command.log)"
+chroot_apt_install "$root" "$logs/install-command.log" "/build/${deb##*/}"
+rc=$?
+check "apt-get install of mfprio alone (rc $rc)" test "$rc" -eq 0
+check "it brought no Slurm package ($(slurm_pkgs | paste -sd' '))" test -z "$(slurm_pkgs)"
+mfprio_v=$(sed -n 's/^AC_INIT(\[mfprio\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
+out=$(inside /usr/bin/mfprio --version 2>&1)
+check "mfprio --version says $mfprio_v ($out)" test "$out" = "mfprio $mfprio_v"
+# a real command on a snapshot of the tests' data, as on a login node
+# (tests/cli/snapshot.sh computes alice's row by hand)
+cp -r "$top/tests/data/snapshot/example" "$root/build/snapshot"
+inside /usr/bin/mfprio fairshare --snapshot /build/snapshot >"$logs/command.out" 2>&1
+rc=$?
+check "mfprio fairshare --snapshot there gives sshare's row of alice (rc $rc)" \
+	grep -qxF '   theory|alice|1|0.300000|200|0.200320|0.387745|0.408248|0.000000' "$logs/command.out"
+
+# ---------------------------------------------------------------- SchedMD's .debs, installed
 mkdir -p "$root/debs"
 smd_pkgs=(slurm-smd slurm-smd-slurmctld slurm-smd-slurmd slurm-smd-slurmdbd slurm-smd-client)
 smd_files=()
@@ -153,74 +240,25 @@ done
 debian_slurm=$(inside dpkg-query -W -f '${Package} ${Status}\n' slurmctld slurm-wlm-basic-plugins libslurm-dev slurm-client 2>/dev/null |
 	grep 'install ok installed')
 check "no Debian Slurm package in the chroot" test -z "$debian_slurm"
+inside sh -c 'cd /build/mfprio && dpkg-checkbuilddeps' >"$logs/checkbuilddeps-smd.log" 2>&1
+check "dpkg-checkbuilddeps is still content, beside SchedMD's packages" test $? -eq 0
 check "SchedMD's own plugin is $smd_plugdir/priority_multifactor.so" test -f "$root$smd_plugdir/priority_multifactor.so"
 # SchedMD's packages make no slurm user: an administrator does
 inside id slurm >/dev/null 2>&1 ||
 	inside useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin slurm
 
-# ---------------------------------------------------------------- build
-pkg_copy_tree "$root/build/mfprio"
-[[ -f $root/build/mfprio/debian/rules ]] || abort "copying the tree into the chroot"
-cp "$tarball" "$root/build/"
-ctarball=/build/${tarball##*/}
-
-say "installing mfprio's Build-Depends (apt-get build-dep; log $logs/build-dep.log)"
-find "$CHROOT_CACHE/apt-archives" -maxdepth 1 -name '*.deb' \
-	-exec cp -n -t "$root/var/cache/apt/archives/" {} + 2>/dev/null
-inside sh -c 'cd /build && apt-get build-dep -y -q --no-install-recommends ./mfprio' >"$logs/build-dep.log" 2>&1
-rc=$?
-find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' \
-	-exec cp -n -t "$CHROOT_CACHE/apt-archives/" {} + 2>/dev/null
-check "apt-get build-dep ./mfprio beside SchedMD's packages (rc $rc)" test "$rc" -eq 0
-inside sh -c 'cd /build/mfprio && dpkg-checkbuilddeps' >"$logs/checkbuilddeps.log" 2>&1
-check "dpkg-checkbuilddeps is content there" test $? -eq 0
-check "and still no Debian Slurm package" \
-	eval "! inside dpkg-query -W -f '\${Status}\n' slurmctld libslurm-dev 2>/dev/null | grep 'install ok installed' >/dev/null"
-
-say "building (MFPRIO_SLURM_TARBALL=$ctarball dpkg-buildpackage -b -us -uc; log $logs/build.log)"
-tb=$SECONDS
-inside env MFPRIO_SLURM_TARBALL="$ctarball" sh -c 'cd /build/mfprio && nice -n 10 dpkg-buildpackage -b -us -uc -j2' \
-	>"$logs/build.log" 2>&1
-rc=$?
-check "dpkg-buildpackage against $ctarball succeeds (rc $rc, $((SECONDS - tb)) s)" test "$rc" -eq 0
-debver=$(cd "$root/build/mfprio" && dpkg-parsechangelog -S Version)
-deb=$root/build/mfprio_${debver}_$(dpkg --print-architecture).deb
-[[ -f $deb ]] || { tail -n 30 "$logs/build.log"; abort "no ${deb#"$root"}"; }
-check "configure skipped the slurmctld check (SLURMCTLD=none)" \
-	grep -q 'SLURMCTLD=none: not checking' "$logs/build.log"
-check "the unit and command tests ran in the build (make check)" \
-	grep -q '^PASS: tests/check_core' "$logs/build.log"
-check "debian/build-slurm holds Slurm $version's configured tree" \
-	grep -q "^#define SLURM_VERSION_STRING \"$version\"" "$root/build/mfprio/debian/build-slurm/config.h"
-
-lintian --pedantic "${deb%.deb}.changes" >"$logs/lintian.log" 2>&1
-check "lintian: no error or warning ($(grep -cE '^[EW]: ' "$logs/lintian.log") lines)" \
-	not grep -qE '^[EW]: ' "$logs/lintian.log"
-grep -E '^[EWP]: ' "$logs/lintian.log"
-
-depends=$(dpkg-deb -f "$deb" Depends)
-want_dep=$("$top/release/releases.sh" deb-depends "$version")
-say "Depends: $depends"
-check "depends on the controller of exactly Slurm $version ($want_dep)" \
-	grep -qF "$want_dep" <<<"$depends"
-check "SchedMD's slurm-smd-slurmctld is among the alternatives" \
-	grep -qF "slurm-smd-slurmctld (>= $version)" <<<"$depends"
-
 # ---------------------------------------------------------------- install
 # the files of SchedMD's packages, to see that ours changes none of them
 inside dpkg -L "${smd_pkgs[@]}" | sort -u | while read -r f; do [[ -f $root$f ]] && echo "$f"; done >"$logs/smd.files"
 (cd "$root" && sed 's|^/||' "$logs/smd.files" | xargs md5sum) >"$logs/smd.md5" 2>/dev/null
-say "installing ${deb#"$root"} (log $logs/install.log)"
-inside apt-get install -y -q "/build/${deb##*/}" >"$logs/install.log" 2>&1
+say "installing ${pdeb#"$root"} (log $logs/install.log)"
+inside apt-get install -y -q "/build/${pdeb##*/}" >"$logs/install.log" 2>&1
 rc=$?
-check "apt-get install of the .deb beside SchedMD's packages (rc $rc)" test "$rc" -eq 0
-inside dpkg-query -W -f '${Status}' mfprio 2>/dev/null | grep 'install ok installed' >/dev/null ||
-	{ tail -n 20 "$logs/install.log"; abort "mfprio is not installed"; }
-inside dpkg -L mfprio >"$logs/mfprio.files"
+check "apt-get install of mfprio-plugin beside SchedMD's packages (rc $rc)" test "$rc" -eq 0
+inside dpkg-query -W -f '${Status}' mfprio-plugin 2>/dev/null | grep 'install ok installed' >/dev/null ||
+	{ tail -n 20 "$logs/install.log"; abort "mfprio-plugin is not installed"; }
+inside dpkg -L mfprio mfprio-plugin | sort -u >"$logs/mfprio.files"
 check "the package installed $plugdir/priority_multifactor.so" test -f "$root$plugdir/priority_multifactor.so"
-mfprio_v=$(sed -n 's/^AC_INIT(\[mfprio\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
-out=$(inside /usr/bin/mfprio --version 2>&1)
-check "mfprio --version says $mfprio_v ($out)" test "$out" = "mfprio $mfprio_v"
 check "the files of ${smd_pkgs[*]} are unchanged" eval "(cd '$root' && md5sum --quiet -c '$logs/smd.md5')"
 check "SchedMD's $smd_plugdir/priority_multifactor.so is still there, not diverted" \
 	eval "[[ -f '$root$smd_plugdir/priority_multifactor.so' && -z \$(inside dpkg-divert --list '$smd_plugdir/priority_multifactor.so') ]]"
@@ -248,6 +286,26 @@ check "sprio answers (rc $rc)" test "$rc" -eq 0
 in_cluster sshare -a -l -P >"$logs/sshare.out" 2>&1
 rc=$?
 check "sshare answers (rc $rc)" eval "[[ $rc -eq 0 ]] && grep -q '^root|' '$logs/sshare.out'"
+# sshare loads the priority plugin itself (priority_g_init() at its start
+# from 23.11 on): no dlopen error, and the dynamic linker called our .so's
+# initialisers ("calling init:" is printed only once a load succeeded; the
+# "file=" line is printed for a failed load too)
+sshare_loads() {
+	local name=$1 err=$logs/sshare-$1.err rc
+	shift
+	in_cluster LD_DEBUG=files "$@" sshare -a -l -P >"$logs/sshare-$name.out" 2>"$err"
+	rc=$?
+	check "sshare ($name) answers (rc $rc)" eval "[[ $rc -eq 0 ]] && grep -q '^root|' '$logs/sshare-$name.out'"
+	grep -vE '^ *[0-9]+:' "$err" >"$err.own"
+	check "sshare ($name): no dlopen error on its stderr$(grep -m1 -E 'dlopen|undefined symbol|load' "$err.own" | sed 's/^/: /')" \
+		not grep -qE 'dlopen|undefined symbol|Couldn.t load|cannot create priority context' "$err.own"
+	check "sshare ($name) loaded our .so: the dynamic linker called its init" \
+		grep -qE "^ *[0-9]+:[[:space:]]+calling init: $plugdir/priority_multifactor\.so\$" "$err"
+}
+sshare_loads plain
+# (not under LD_BIND_NOW, as test-package.sh does on 22.05: this sshare
+# then stops before it loads the priority plugin, SchedMD's own
+# accounting_storage_slurmdbd.so failing on unlock_slurmctld, fatal)
 # MariaDB of the chroot: on its socket only, never on the host's TCP 3306
 dbpids=$(for p in $(chroot_pids "$root"); do
 	[[ $(readlink "/proc/$p/exe") == */mariadbd ]] && echo "$p"
@@ -279,11 +337,11 @@ daemons=$(for p in $(chroot_pids "$root"); do
 	case ${n##*/} in slurmctld | slurmd | slurmdbd | slurmstepd | mariadbd | munged) echo "$p:${n##*/}" ;; esac
 done)
 check "no Slurm, MariaDB or munge daemon left in the chroot${daemons:+: $(paste -sd' ' <<<"$daemons")}" test -z "$daemons"
-inside apt-get purge -y -q mfprio >"$logs/purge.log" 2>&1
+inside apt-get purge -y -q mfprio mfprio-plugin >"$logs/purge.log" 2>&1
 rc=$?
-check "apt-get purge mfprio (rc $rc)" test "$rc" -eq 0
-check "the package is gone" \
-	eval "! inside dpkg-query -W -f '\${Status}' mfprio 2>/dev/null | grep 'installed' >/dev/null"
+check "apt-get purge mfprio mfprio-plugin (rc $rc)" test "$rc" -eq 0
+check "the packages are gone" \
+	eval "! inside dpkg-query -W -f '\${Status}\n' mfprio mfprio-plugin 2>/dev/null | grep 'installed' >/dev/null"
 # every path it installed is gone, but directories other packages share
 left=()
 while read -r f; do
