@@ -69,14 +69,18 @@
 #              "timed out after N s", "no result (lane N ended while
 #              running it)", "no result (never started: all lanes ended
 #              first)", "Slurm's build failed", "the plugin's build failed",
-#              "PATH missing" (Debian's plugin).  PASS and FAIL only: anything
+#              "PATH missing" (Debian's plugin), or why slurm-release.sh
+#              refused the source it found or fetched.  PASS and FAIL only: anything
 #              not PASS is a failure.
 #   skipped    a line for each build or check not run at all (never a
 #              failure, but counted and named):
 #                RELEASE|CHECK|SKIP||REASON
 #              REASON: "no source found: ..." (slurm-release.sh find's last
 #              words), "not run: the build failed", "not in
-#              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1".
+#              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
+#              the newest live release is not run, one line
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, replay|SKIP||...
+#              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
 #   build-RELEASE.log, RELEASE-CHECK.log (":" as "-"), lane-N-stop.log
@@ -249,10 +253,18 @@ for v in "${releases[@]}"; do
 		fi
 		continue
 	fi
-	if ! src=$("$here/slurm-release.sh" find "$v" 2>"$log"); then
-		notrun[$v]="no source found: $(tail -n 1 "$log")"
+	# exit 2: no source anywhere (skipped, with where it looked and how
+	# to provide one); 1: one found or fetched but refused (a failure)
+	src=$("$here/slurm-release.sh" find "$v" 2>"$log")
+	frc=$?
+	if [[ $frc -eq 2 ]]; then
+		notrun[$v]="no source found: $(tail -n 1 "$log" | sed 's/^slurm-release: //')"
 		skip "$v" build "${notrun[$v]}"
 		say "$v: no source found; skipped"
+		continue
+	elif [[ $frc -ne 0 ]]; then
+		result "$v" build FAIL "$log" "$(tail -n 1 "$log" | sed 's/^slurm-release: //')"
+		say "$v: its source was refused; see $log"
 		continue
 	fi
 	say "$v: Slurm from $src (cached build, or about 3 min)"
@@ -281,6 +293,23 @@ for v in "${releases[@]}"; do
 done
 for v in "${unselected[@]}"; do
 	skip "$v" build "not in MFPRIO_MATRIX_RELEASES"
+done
+
+# The checks that run on the newest live release only (requeue cases 4
+# and 5 of usage, crash-usage, replay) besides Debian's: when that release
+# is not run, they run on no SchedMD release; one line says so, beside the
+# release's own skipped checks.
+for v in "$OLDEST" "$NEWEST"; do
+	[[ $v == "$DEBIAN" || -n ${so[$v]:-} ]] && continue
+	[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, replay" ||
+		only="usage cases 4-5 (requeue)"
+	if [[ " ${unselected[*]} " == *" $v "* ]]; then
+		why="not in MFPRIO_MATRIX_RELEASES"
+	else
+		why=${notrun[$v]:-its build failed}
+	fi
+	skip "SchedMD" "$only" "run only on $v among SchedMD's releases, which is not run ($why): on no SchedMD release (Debian's $DEBIAN runs them)"
+	say "$only: on no SchedMD release ($v is not run)"
 done
 
 # ---------------------------------------------------------------- tasks
@@ -429,7 +458,7 @@ awk -F'|' '{ k = $1 "|" $5; if (!(k in c)) { o[++n] = k; c[k] = $2 } else c[k] =
 	END { for (i = 1; i <= n; i++) { split(o[i], p, "|"); print p[1] " (" c[o[i]] "): " p[2] } }' "$skipped" |
 	while IFS= read -r l; do say "SKIP $l"; done
 if grep -q '|no source found' "$skipped"; then
-	say "(a release with no source: set MFPRIO_SLURM_TARBALLS to a directory of slurm-VERSION.tar.gz)"
+	say "(a release with no source: set MFPRIO_SLURM_TARBALLS to a directory of slurm-VERSION.tar.gz or SchedMD's slurm-VERSION.tar.bz2, or put ../shared/slurm beside the clone, or give it network to fetch SchedMD's)"
 fi
 awk -F'|' '$3 == "FAIL" { print $1 " " $2 ": " $5 ($4 != "" ? " (" $4 ")" : "") }' "$results" |
 	while IFS= read -r l; do say "FAIL $l"; done
@@ -441,6 +470,8 @@ table, checks = {}, []
 for f in (res, skp):
     for line in open(f):
         v, c, r = line.rstrip('\n').split('|')[:3]
+        if v not in rels:   # "SchedMD|...": a note, not a release's row
+            continue
         table[(v, c)] = r
         if c not in checks:
             checks.append(c)
