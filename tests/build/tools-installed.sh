@@ -64,8 +64,11 @@ pass=0 fail=0
 ok() { echo "ok: $*"; pass=$((pass + 1)); }
 bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
 
-command -v dpkg-query >/dev/null && command -v python3 >/dev/null ||
-	{ echo "tools-installed: needs dpkg-query and python3 (Debian)"; echo "0 passed, 1 failed"; exit 1; }
+if ! command -v dpkg-query >/dev/null || ! command -v python3 >/dev/null; then
+	echo "tools-installed: needs dpkg-query and python3 (Debian)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 
 # the packages of install-deps' list: the words of its pkgs=( ... ) array
 mapfile -t listed < <(sed 's/#.*//' "$deps" | sed -n '/^pkgs=(/,/)/p' | sed 's/^pkgs=(//; s/)//' | tr -s ' \t' '\n' | sed '/^$/d')
@@ -557,7 +560,10 @@ for cmd in $(printf '%s\n' "${!seen[@]}" | sort); do
 	fi
 	others=""
 done
-[[ $n -gt 20 ]] && ok "$n commands called by ${#scripts[@]} scripts, each checked above" ||
+if [[ $n -gt 20 ]]; then
+	ok "$n commands called by ${#scripts[@]} scripts, each checked above"
+else
 	bad "only $n commands found in ${#scripts[@]} scripts: the reading is broken"
+fi
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -307,6 +307,7 @@ for v in "$OLDEST" "$NEWEST"; do
 		why="not in MFPRIO_MATRIX_RELEASES"
 	else
 		why=${notrun[$v]:-its build failed}
+		why=${why%%:*}
 	fi
 	skip "SchedMD" "$only" "run only on $v among SchedMD's releases, which is not run ($why): on no SchedMD release (Debian's $DEBIAN runs them)"
 	say "$only: on no SchedMD release ($v is not run)"
