@@ -162,6 +162,6 @@ release_tarball() {
 }
 
 skip_no_tarball() {
-	echo "SKIPPED: $TARBALL_ERROR"
+	echo "SKIPPED: $_pkg_name: $TARBALL_ERROR"
 	exit 77
 }

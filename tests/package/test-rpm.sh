@@ -85,8 +85,8 @@ mf_version=$(sed -n 's/^AC_INIT(\[mfprio\], \[\([^]]*\)\].*/\1/p' "$top/configur
 # MFPRIO_SLURM_TARBALLS, no network): skipped (exit 77), saying how to
 # provide one; a tarball found but refused is a failure
 release_tarball "$version" slurm-slurmctld || {
-	say "$TARBALL_ERROR"
 	[[ -n $TARBALL_MISSING ]] && skip_no_tarball
+	say "$TARBALL_ERROR"
 	echo "0 passed, 1 failed"
 	exit 1
 }

@@ -92,7 +92,6 @@ smd_plugdir=/usr/lib/$multiarch/slurm
 # provide one, before anything is built; a tarball found but refused is
 # a failure (below)
 if ! release_tarball "$version" slurm-smd-slurmctld && [[ -n $TARBALL_MISSING ]]; then
-	say "$TARBALL_ERROR"
 	skip_no_tarball
 fi
 
