@@ -78,8 +78,9 @@ ok "${#listed[@]} packages in $(basename "$deps")'s list"
 mapfile -t scripts < <(cd "$top" && { echo tests/run-all; echo tests/install-deps; echo .ci/run
 	find tests examples -name '*.sh' -type f; } | sort -u | while read -r f; do [[ -f $top/$f ]] && echo "$f"; done)
 
-# COMMAND FILE:LINE, one a line, for every command the scripts call
-calls=$(cd "$top" && python3 - "${scripts[@]}" <<'PY'
+# the reader: COMMAND FILE:LINE, one a line, for every command the
+# scripts given call
+read -r -d '' scanner <<'PY'
 import re, sys
 
 KEYWORDS = set("""if then else elif fi case esac for select while until do done in
@@ -396,6 +397,10 @@ class Scanner:
                                 self.adv()
                                 (self.skip_single if ch == "'" else self.skip_double)()
                                 continue
+                            elif ch == "$" and self.peek(1) == "(" and self.peek(2) != "(":
+                                self.adv(2)
+                                self.scan(")")
+                                continue
                             self.adv()
                 continue                  # an assignment: still at the start
             if w in RESTART:
@@ -462,7 +467,48 @@ for w, where in found:
     if w not in funcs and WORD.match(w):
         print(w, where)
 PY
-) || { bad "reading the scripts"; echo "$pass passed, $fail failed"; exit 1; }
+
+# the reader on a sample of the constructs the scripts use: each c_N is
+# a command, nothing else is
+tmp=$(mktemp -d /tmp/mfprio-tools-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/sample.sh" <<'SAMPLE'
+check() { local w=$1; shift; if "$@"; then echo ok; fi; }
+a=$(c_1 | c_2) # no_0 in a comment
+if ! c_3; then c_4; fi
+case $x in
+a) c_5 ;;
+b | c) c_6 ;;
+esac
+[[ $x =~ ^(no_1|no_2)$ ]] && c_7
+check "no_3 desc" c_8 -x no_4
+nice -n 10 c_9 no_5
+timeout --kill-after=30 60 c_10 no_6
+X=1 Y=no_7 c_11 >/dev/null 2>&1 </dev/null
+while read -r l; do c_12 "$l"; done < <(c_13 -a)
+echo "$(c_14 "$(c_15)")" 'no_8 x'
+cat <<EOT
+no_9 here-document
+EOT
+{ c_16; } 2>/dev/null
+( c_17 )
+f() {
+	c_18
+}
+f
+out=( $(c_19) )
+command -v c_20 >/dev/null && c_20
+SAMPLE
+want="c_1 c_2 c_3 c_4 c_5 c_6 c_7 c_8 c_9 c_10 c_11 c_12 c_13 c_14 c_15 c_16 c_17 c_18 c_19 c_20"
+got=$(python3 -c "$scanner" "$tmp/sample.sh" | awk '$1 ~ /^(c|no)_/ { print $1 }' | sort -u -t_ -k2,2n | paste -sd' ')
+if [[ $got == "$want" ]]; then
+	ok "the reader finds the 20 commands of its sample, and nothing else"
+else
+	bad "the reader's sample: found '$got', not '$want'"
+fi
+
+calls=$(cd "$top" && python3 -c "$scanner" "${scripts[@]}") ||
+	{ bad "reading the scripts"; echo "$pass passed, $fail failed"; exit 1; }
 
 # what the shell provides itself
 mapfile -t builtins < <(compgen -b; compgen -k)
