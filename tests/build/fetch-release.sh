@@ -177,6 +177,10 @@ check "a slurm-$D.tar.bz2 given in MFPRIO_SLURM_TARBALLS without the table's Sch
 	test "$rc" -eq 1 -a -z "$out" -a "$(gets "slurm-$D.tar.bz2")" -eq "$n"
 TARBALLS=$tmp/given MFPRIO_RELEASES_TSV=$tmp/sum256.tsv find_rel $D "$tmp/dlgiven"
 check "... and used with it (exit $rc)" test "$rc" -eq 0 -a "$out" == "$tmp/given/slurm-$D.tar.bz2"
+TARBALLS=$tmp/given find_rel $D "$tmp/dlgiven"
+check "... and, the table having no SchedMD checksum, used by its META (exit $rc), saying so with its sha256" \
+	bash -c "test $rc -eq 0 -a '$out' == '$tmp/given/slurm-$D.tar.bz2' &&
+		grep -qF 'no checksum to check it against; its META says Slurm $D; sha256 $(sha "$srv/slurm-$D.tar.bz2")' '$tmp/err'"
 mkdir -p "$tmp/given-b"
 cp "$srv/slurm-$B.tar.bz2" "$tmp/given-b/"
 TARBALLS=$tmp/given-b find_rel $B "$tmp/dlgiven"

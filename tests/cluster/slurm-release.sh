@@ -166,7 +166,7 @@ sum_of() {
 # verify VERSION SOURCE: the checks above on a source found; says what
 # failed and returns 1
 verify() {
-	local v=$1 src=$2 name base sums want got tested=""
+	local v=$1 src=$2 name base sums want got tested="" summed=""
 	name=$(basename "$src")
 	[[ $("$top/release/releases.sh" get "$v" tested 2>/dev/null) == "$v" ]] && tested=1
 	if [[ -f $src ]]; then
@@ -177,6 +177,7 @@ verify() {
 				refuse "$src does not match its checksum in $sums ($want)"
 				return
 			fi
+			[[ -n $want ]] && summed=1
 		fi
 		if [[ -n $tested ]]; then
 			base=$("$top/release/releases.sh" get "$v" source)
@@ -185,16 +186,22 @@ verify() {
 				got=$(sha256sum "$src" | cut -d' ' -f1)
 				[[ $got == "$want" ]] ||
 					{ refuse "$src does not match release/releases.tsv's sha256 for $v ($got, not $want)"; return; }
+				summed=1
 			fi
 			want=$("$top/release/releases.sh" get "$v" schedmd_sum 2>/dev/null) || want=-
 			if [[ $name == "slurm-$v.tar.bz2" && $want =~ ^([0-9a-f]{40}|[0-9a-f]{64})$ ]]; then
 				got=$(sum_of "$src" "$want")
 				[[ $got == "$want" ]] ||
 					{ refuse "$src does not match release/releases.tsv's SchedMD checksum for $v ($got, not $want)"; return; }
+				summed=1
 			fi
 		fi
 	fi
-	check_meta "$v" "$src"
+	check_meta "$v" "$src" || return
+	# a tarball no checksum vouches for: say what it is, for the logs
+	[[ -f $src && -z $summed ]] &&
+		say "$src: no checksum to check it against; its META says Slurm $v; sha256 $(sha256sum "$src" | cut -d' ' -f1)"
+	return 0
 }
 
 # fetch VERSION: fetch SchedMD's tarball of VERSION (the release the table
