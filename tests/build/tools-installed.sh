@@ -5,8 +5,8 @@
 # tests/install-deps installs besides a minimal Debian bookworm
 # (debootstrap --variant=minbase: the Essential and Priority: required
 # packages); a command that comes from anything else (installed here by
-# hand, or pulled in as a dependency that may change) would pass here and
-# fail there, as curl did for test-metrics.sh.
+# hand, or pulled in deep in some package's dependencies, which may
+# change) would pass here and fail there, as curl did for test-metrics.sh.
 #
 # Scope (the scripts a test run executes on the host):
 #   tests/run-all, tests/install-deps, every tests/**/*.sh (make check's
@@ -23,17 +23,26 @@
 # here-documents skipped; command substitutions inside double quotes
 # read), and the first word of each simple command is taken (after
 # assignments and redirections, and after env, nice, timeout, exec,
-# nohup, setsid, xargs, time and !), as are the commands `command -v`
-# asks about.  Shell keywords and builtins, functions defined in any
-# script of the scope, and words with a $ or a / are not commands.  Each
-# command is then looked up on this machine (type -P), its file resolved
-# (symbolic links, alternatives, the /bin <-> /usr/bin merge) to the
-# package that ships it (dpkg -S), and that package must be
-# tests/install-deps' list, or Essential: yes or Priority: required
-# (dpkg-query -W -f '${Essential} ${Priority}').  Fails on a command found
-# on no path here, or owned by no package, or by a package neither
-# listed nor in a minbase system, naming the scripts and lines that call
-# it.
+# nohup, setsid, xargs, time and !, and after the scripts' own wrappers,
+# functions that run "$@", such as check WHAT CMD... and wait_for SECONDS
+# CMD...), as are the commands `command -v` asks about.  Shell keywords
+# and builtins, functions defined in any script of the scope, and words
+# with a $ or a / are not commands.  (Not seen: a command inside a quoted
+# string run by sh -c, eval or chroot, or in a here-document.)  The reader
+# is first checked on a sample.  Each command is then looked up on this
+# machine in /usr/sbin:/usr/bin:/sbin:/bin (type -P), its file resolved
+# (symbolic links, Debian's alternatives: any provider will do, the /bin
+# <-> /usr/bin merge) to the package that ships it (dpkg -S), and that
+# package must be
+#   - Essential: yes or Priority: required (dpkg-query -W -f
+#     '${Essential} ${Priority}'): in every minbase system;
+#   - or in tests/install-deps' list;
+#   - or a direct Depends/Pre-Depends of a package of that list (apt
+#     installs it with it, as gcc and make with build-essential, python3's
+#     /usr/bin/python3 from python3-minimal).
+# Fails on a command found nowhere on this machine, or owned by no
+# package, or by any other package, naming the scripts and lines that
+# call it.
 #
 # OPTIONAL (below) lists the commands a script calls only when present
 # (behind `command -v`), each with the script that falls back; INDIRECT
@@ -586,13 +595,13 @@ for cmd in $(printf '%s\n' "${!seen[@]}" | sort); do
 			verdict="$pkg (listed)"
 			break
 		fi
-		if [[ -n ${dep_of[$pkg]:-} ]]; then
-			verdict="$pkg (a dependency of ${dep_of[$pkg]}, listed)"
-			break
-		fi
 		read -r ess prio < <(dpkg-query -W -f '${Essential} ${Priority}\n' "$pkg" 2>/dev/null | head -n 1)
 		if [[ $ess == yes || $prio == required ]]; then
 			verdict="$pkg ($([[ $ess == yes ]] && echo "Essential, ")Priority: $prio)"
+			break
+		fi
+		if [[ -n ${dep_of[$pkg]:-} ]]; then
+			verdict="$pkg (a dependency of ${dep_of[$pkg]}, listed)"
 			break
 		fi
 		others+="${others:+, }$pkg (Priority: ${prio:-none})"
