@@ -20,10 +20,11 @@
 #     git-archive copies) is used when it has the table's sha256, refused
 #     when not.
 # The served tarballs are made here, in a temporary directory: 23.02.8's
-# from ../shared/slurm's copy (recompressed to .tar.bz2, about 3 s) when
-# it is there, otherwise, like all the others, a small tarball holding
-# only slurm-VERSION/META (and a README): enough for the fetch and the
-# META check, so that the test runs the same from any clone.  The table
+# and 25.11.7's from ../shared/slurm's copies (recompressed to .tar.bz2,
+# about 3 s each) when they are there, otherwise, like all the others, a
+# small tarball holding only slurm-VERSION/META (and a README): enough for
+# the fetch and the META check, so that the test runs the same from any
+# clone.  The table
 # is a copy (MFPRIO_RELEASES_TSV) where a case needs a checksum in it.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -73,20 +74,23 @@ fake() {
 
 # ------------------------------------------------------------ the server
 ta=$("$top/release/releases.sh" get $A source)
-if [[ -f $shared/$ta ]]; then
-	# SchedMD's shape: .tar.bz2, top directory slurm-VERSION/ (the
-	# git-archive copy has the same top directory)
-	gzip -dc "$shared/$ta" | bzip2 -c >"$srv/slurm-$A.tar.bz2"
-	kind="recompressed from $shared/$ta"
-else
-	fake $A $A "$srv/slurm-$A.tar.bz2"
-	kind="no ../shared: a tarball holding only META"
-fi
+kind=""
+for v in $A $D; do
+	t=$shared/$("$top/release/releases.sh" get "$v" source)
+	if [[ -f $t ]]; then
+		# SchedMD's shape: .tar.bz2, top directory slurm-VERSION/ (the
+		# git-archive copy has the same top directory)
+		gzip -dc "$t" | bzip2 -c >"$srv/slurm-$v.tar.bz2"
+		kind+="${kind:+; }$v recompressed from $t"
+	else
+		fake "$v" "$v" "$srv/slurm-$v.tar.bz2"
+		kind+="${kind:+; }$v: no ../shared, a tarball holding only META"
+	fi
+done
 fake $B 24.05.7 "$srv/slurm-$B.tar.bz2"
 fake $C none "$srv/slurm-$C.tar.bz2"
-fake $D $D "$srv/slurm-$D.tar.bz2"
 fake "$PRE" "$PRE" "$srv/slurm-$PRE.tar.bz2"
-echo "fetch-release: serving $(cd "$srv" && echo *) ($A: $kind)"
+echo "fetch-release: serving $(cd "$srv" && echo *) ($kind)"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$srv" >"$tmp/http.log" 2>&1 &
