@@ -85,14 +85,18 @@
 #              "timed out after N s", "no result (lane N ended while
 #              running it)", "no result (never started: all lanes ended
 #              first)", "Slurm's build failed", "the plugin's build failed",
-#              "PATH missing" (Debian's plugin).  PASS and FAIL only: anything
+#              "PATH missing" (Debian's plugin), or why slurm-release.sh
+#              refused the source it found or fetched.  PASS and FAIL only: anything
 #              not PASS is a failure.
 #   skipped    a line for each build or check not run at all (never a
 #              failure, but counted and named):
 #                RELEASE|CHECK|SKIP||REASON
 #              REASON: "no source found: ..." (slurm-release.sh find's last
 #              words), "not run: the build failed", "not in
-#              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1".
+#              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
+#              the newest live release is not run, one line
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, replay|SKIP||...
+#              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
 #   build-RELEASE.log, RELEASE-CHECK.log (":" as "-"), lane-N-stop.log
@@ -285,7 +289,7 @@ tasks=$out/tasks
 # build_release VERSION: find and build VERSION, build our plugin against
 # it; its build result (or skip) recorded; on success OUTDIR/built/VERSION
 build_release() {
-	local v=$1 log=$out/build-$1.log src p b inst so full
+	local v=$1 log=$out/build-$1.log src p b inst so full frc
 	if [[ $v == "$DEBIAN" ]]; then
 		so=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
 		if [[ -f $so ]]; then
@@ -298,10 +302,18 @@ build_release() {
 		fi
 		return
 	fi
-	if ! src=$("$here/slurm-release.sh" find "$v" 2>"$log"); then
-		echo "no source found: $(tail -n 1 "$log")" >"$built/$v.notrun"
+	# exit 2: no source anywhere (skipped, with where it looked and how
+	# to provide one); 1: one found or fetched but refused (a failure)
+	src=$("$here/slurm-release.sh" find "$v" 2>"$log")
+	frc=$?
+	if [[ $frc -eq 2 ]]; then
+		echo "no source found: $(tail -n 1 "$log" | sed 's/^slurm-release: //')" >"$built/$v.notrun"
 		skip "$v" build "$(cat "$built/$v.notrun")"
 		say "$v: no source found; skipped"
+		return
+	elif [[ $frc -ne 0 ]]; then
+		result "$v" build FAIL "$log" "$(tail -n 1 "$log" | sed 's/^slurm-release: //')"
+		say "$v: its source was refused; see $log"
 		return
 	fi
 	say "$v: Slurm from $src (cached build, or about 3 min)"
@@ -366,6 +378,25 @@ builder() {
 	for v in "${unselected[@]}"; do
 		skip "$v" build "not in MFPRIO_MATRIX_RELEASES"
 		enqueue "$v"
+	done
+	# The checks that run on the oldest and newest live releases only
+	# (requeue cases 4 and 5 of usage; on the newest also crash-usage and
+	# replay) besides Debian's: when that release is not run, they run on
+	# no SchedMD release; one line says so, beside the release's own
+	# skipped checks.
+	local only why
+	for v in "$OLDEST" "$NEWEST"; do
+		[[ $v == "$DEBIAN" || -f $built/$v ]] && continue
+		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, replay" ||
+			only="usage cases 4-5 (requeue)"
+		if [[ " ${unselected[*]} " == *" $v "* ]]; then
+			why="not in MFPRIO_MATRIX_RELEASES"
+		else
+			why=$(cat "$built/$v.notrun" 2>/dev/null || echo "its build failed")
+			why=${why%%:*}
+		fi
+		skip "SchedMD" "$only" "run only on $v among SchedMD's releases, which is not run ($why): on no SchedMD release (Debian's $DEBIAN runs them)"
+		say "$only: on no SchedMD release ($v is not run)"
 	done
 	say "builds done: $(wc -l <"$tasks") tasks scheduled, $(wc -l <"$skipped") skipped"
 	touch "$out/builds-done"
@@ -511,7 +542,7 @@ awk -F'|' '{ k = $1 "|" $5; if (!(k in c)) { o[++n] = k; c[k] = $2 } else c[k] =
 	END { for (i = 1; i <= n; i++) { split(o[i], p, "|"); print p[1] " (" c[o[i]] "): " p[2] } }' "$skipped" |
 	while IFS= read -r l; do say "SKIP $l"; done
 if grep -q '|no source found' "$skipped"; then
-	say "(a release with no source: set MFPRIO_SLURM_TARBALLS to a directory of slurm-VERSION.tar.gz)"
+	say "(a release with no source: set MFPRIO_SLURM_TARBALLS to a directory of slurm-VERSION.tar.gz or SchedMD's slurm-VERSION.tar.bz2, or put ../shared/slurm beside the clone, or give it network to fetch SchedMD's)"
 fi
 awk -F'|' '$3 == "FAIL" { print $1 " " $2 ": " $5 ($4 != "" ? " (" $4 ")" : "") }' "$results" |
 	while IFS= read -r l; do say "FAIL $l"; done
@@ -523,6 +554,8 @@ table, checks = {}, []
 for f in (res, skp):
     for line in open(f):
         v, c, r = line.rstrip('\n').split('|')[:3]
+        if v not in rels:   # "SchedMD|...": a note, not a release's row
+            continue
         table[(v, c)] = r
         if c not in checks:
             checks.append(c)

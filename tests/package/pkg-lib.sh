@@ -32,7 +32,14 @@
 #                              release matrix finds it (slurm-release.sh
 #                              find) and matches the SHA256SUMS beside it.
 #                              Sets TARBALL and TARBALL_SUM; on a failure
-#                              sets TARBALL_ERROR to why and returns 1.
+#                              sets TARBALL_ERROR to why and returns 1, and
+#                              TARBALL_MISSING=1 when no tarball was found
+#                              at all (none beside the clone, no fetch):
+#                              the test is then skipped, not failed
+#   skip_no_tarball            after release_tarball failed with
+#                              TARBALL_MISSING: print the reason as the
+#                              last line and exit 77 (tests/run-all counts
+#                              it as skipped, naming it)
 
 # _pkg_stamp: "[ 12s]", with the time of day first when asked
 _pkg_stamp() {
@@ -115,7 +122,7 @@ pkg_log() {
 
 release_tarball() {
 	local version=$1 package=$2 packages sums want
-	TARBALL="" TARBALL_SUM="" TARBALL_ERROR=""
+	TARBALL="" TARBALL_SUM="" TARBALL_ERROR="" TARBALL_MISSING=""
 	packages=$("$top/release/releases.sh" get "$version" packages) || {
 		TARBALL_ERROR="Slurm $version: not a release of release/releases.tsv"
 		return 1
@@ -124,10 +131,20 @@ release_tarball() {
 		TARBALL_ERROR="Slurm $version: release/releases.tsv does not list $package among its packages ($packages)"
 		return 1
 	}
-	TARBALL=$("$top/tests/cluster/slurm-release.sh" find "$version" 2>/dev/null) || {
-		TARBALL_ERROR="no tarball of Slurm $version (set MFPRIO_SLURM_TARBALLS to a directory holding slurm-$version.tar.gz)"
+	local errf rc
+	errf=$(mktemp)
+	TARBALL=$("$top/tests/cluster/slurm-release.sh" find "$version" 2>"$errf")
+	rc=$?
+	if [[ $rc -ne 0 ]]; then
+		# slurm-release.sh's last words: where it looked and how to
+		# provide it (exit 2), or why it refused the one it found
+		TARBALL_ERROR=$(tail -n 1 "$errf" | sed 's/^slurm-release: //')
+		[[ -n $TARBALL_ERROR ]] || TARBALL_ERROR="no tarball of Slurm $version"
+		[[ $rc -eq 2 ]] && TARBALL_MISSING=1
+		rm -f "$errf"
 		return 1
-	}
+	fi
+	rm -f "$errf"
 	[[ -f $TARBALL ]] || {
 		TARBALL_ERROR="$TARBALL is a source tree, not a tarball: packages are built from the tarball"
 		return 1
@@ -142,4 +159,9 @@ release_tarball() {
 		}
 	fi
 	return 0
+}
+
+skip_no_tarball() {
+	echo "SKIPPED: $_pkg_name: $TARBALL_ERROR"
+	exit 77
 }

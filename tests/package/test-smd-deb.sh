@@ -39,6 +39,8 @@
 #   - the chroot is removed: every process whose root is the chroot is
 #     stopped (by pid, through /proc/PID/root), everything under it is
 #     unmounted first.
+# Without a tarball of the release (none found, none fetched) it is
+# skipped (exit 77), its last line saying how to provide one.
 # A chroot, mounts or daemons an earlier run left are removed first.  The
 # host's own daemons and test clusters are never touched.
 #
@@ -91,6 +93,14 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) ||
 	{ say "dpkg-architecture failed (apt-get install dpkg-dev)"; echo "0 passed, 1 failed"; exit 1; }
 plugdir=/usr/lib/$multiarch/mfprio/slurm
 smd_plugdir=/usr/lib/$multiarch/slurm
+
+# no tarball of the release anywhere (no ../shared/slurm, no
+# MFPRIO_SLURM_TARBALLS, no network): skipped (exit 77), saying how to
+# provide one, before anything is built; a tarball found but refused is
+# a failure (below)
+if ! release_tarball "$version" slurm-smd-slurmctld && [[ -n $TARBALL_MISSING ]]; then
+	skip_no_tarball
+fi
 
 # one run at a time (the chroot and the instance's ports are fixed)
 exec 7>/tmp/mfprio-test-smd-deb.lock
