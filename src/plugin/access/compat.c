@@ -16,7 +16,7 @@ bool mfa_job_visible(job_record_t *job, uid_t uid)
 		return true;
 	mcs = slurm_mcs_get_privatedata();
 	if (mcs == 0) {
-#if MFA_AT_LEAST(23, 11, 0)
+#if MFA_COORD_CHECK_LOCKED_ARG
 		return assoc_mgr_is_user_acct_coord(mfa_acct_db_conn(), uid,
 						    job->account, false);
 #else
@@ -49,7 +49,7 @@ void mfa_site_factor_fini(void)
 
 void mfa_site_factor_reconfig(void)
 {
-#if !MFA_AT_LEAST(24, 5, 0)
+#if !MFA_SITE_FACTOR_SELF_RELOAD
 	site_factor_g_reconfig();
 #endif
 	/* 24.05 and later: slurmctld reloads site_factor itself */
@@ -57,7 +57,7 @@ void mfa_site_factor_reconfig(void)
 
 uint32_t mfa_node_count(void)
 {
-#if MFA_AT_LEAST(23, 2, 0)
+#if MFA_HAS_ACTIVE_NODE_COUNT
 	return active_node_record_count > 0 ?
 		(uint32_t) active_node_record_count : 0;
 #else
@@ -69,7 +69,7 @@ int mfa_qos_run_totals(slurmdb_qos_rec_t *qos, job_record_t *job,
 		       mfa_run_total_t *totals)
 {
 	int n = 0;
-#if MFA_AT_LEAST(24, 5, 0)
+#if MFA_HAS_QOS_USED_LISTS
 	slurmdb_used_limits_t *used;
 
 	if (!job->assoc_ptr)
@@ -77,7 +77,7 @@ int mfa_qos_run_totals(slurmdb_qos_rec_t *qos, job_record_t *job,
 #endif
 	totals[n++] = (mfa_run_total_t) {
 		.run = qos->usage->grp_used_tres_run_secs, .what = "" };
-#if MFA_AT_LEAST(24, 5, 0)
+#if MFA_HAS_QOS_USED_LISTS
 	/* both make the entry when it is missing, as slurmctld does */
 	used = mfa_qos_acct_used(&qos->usage->acct_limit_list,
 				 job->assoc_ptr->acct);

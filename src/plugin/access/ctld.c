@@ -9,7 +9,7 @@
 #if MFA_HAS_PRIORITY_PARTS
 #include "src/slurmctld/acct_policy.h"
 #endif
-#if MFA_AT_LEAST(24, 11, 0)
+#if MFA_STATE_LOCK_IN_LIBSLURM
 /* from 24.11 the state files' lock is libslurm's (the header maps the old
  * name onto it): a library symbol, not weak */
 #include "src/common/slurm_xlator.h"
@@ -33,7 +33,7 @@
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
 #pragma weak validate_operator
-#if !MFA_AT_LEAST(24, 11, 0)
+#if !MFA_STATE_LOCK_IN_LIBSLURM
 #pragma weak lock_state_files
 #pragma weak unlock_state_files
 #endif
@@ -142,7 +142,7 @@ bool mfa_is_operator(uid_t uid)
 
 void mfa_state_files_lock(void)
 {
-#if MFA_AT_LEAST(24, 11, 0)
+#if MFA_STATE_LOCK_IN_LIBSLURM
 	lock_state_files();
 #else
 	if (lock_state_files && unlock_state_files)
@@ -152,7 +152,7 @@ void mfa_state_files_lock(void)
 
 void mfa_state_files_unlock(void)
 {
-#if MFA_AT_LEAST(24, 11, 0)
+#if MFA_STATE_LOCK_IN_LIBSLURM
 	unlock_state_files();
 #else
 	if (lock_state_files && unlock_state_files)

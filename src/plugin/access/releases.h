@@ -69,17 +69,28 @@
 #define MFA_HAS_INTERFACES_DIR     MFA_AT_LEAST(23, 2, 0)
 #define MFA_HAS_LIST_T             MFA_AT_LEAST(23, 2, 0)
 #define MFA_HAS_PRIORITY_FACTORS_T MFA_AT_LEAST(23, 2, 0)
+/* nodes are counted by active_node_record_count (node_record_count is
+   the table's size, holes included) */
+#define MFA_HAS_ACTIVE_NODE_COUNT  MFA_AT_LEAST(23, 2, 0)
 /* (from 23.02 priority_p_recover is an entry point, and from 25.11
    priority_p_calc_fs_factor is not: differences of the exported surface,
    which each family file states whole, src/plugin/entry/family_*.c) */
+/* 23.11: assoc_mgr_is_user_acct_coord() takes a "locked" argument */
+#define MFA_COORD_CHECK_LOCKED_ARG MFA_AT_LEAST(23, 11, 0)
 /* 23.11.6 */
 #define MFA_HAS_THREAD_START       MFA_AT_LEAST(23, 11, 6)
 /* 24.05 */
 #define MFA_FACTORS_LIST_UID_ONLY  MFA_AT_LEAST(24, 5, 0)
 #define MFA_HAS_PRIORITY_PARTS     MFA_AT_LEAST(24, 5, 0)
+/* a QOS keeps running TRES-seconds per account and per user too */
+#define MFA_HAS_QOS_USED_LISTS     MFA_AT_LEAST(24, 5, 0)
+/* slurmctld reloads the site_factor plugin itself on reconfigure */
+#define MFA_SITE_FACTOR_SELF_RELOAD MFA_AT_LEAST(24, 5, 0)
 /* 24.11 */
 #define MFA_HAS_PRIO_MULT          MFA_AT_LEAST(24, 11, 0)
 #define MFA_HAS_QOS_LIST           MFA_AT_LEAST(24, 11, 0)
+/* the state files' lock is libslurm's (state_save.h), not slurmctld's */
+#define MFA_STATE_LOCK_IN_LIBSLURM MFA_AT_LEAST(24, 11, 0)
 /* 26.05 */
 #define MFA_FACTORS_STEP_ID        MFA_AT_LEAST(26, 5, 0)
 

@@ -64,7 +64,7 @@ mf_usage_record_t *mfp_record_take(time_t now)
 		     .ids = g_array_new(FALSE, FALSE, sizeof(uint32_t)) };
 
 	assoc_mgr_lock(&locks);
-	mf_usage_record_init(t.rec, slurm_conf.cluster_name, now,
+	mf_usage_record_init(t.rec, mfp_conf.cluster, now,
 			     (uint32_t) mfa_tres_cnt());
 	if (assoc_mgr_assoc_list)
 		list_for_each(assoc_mgr_assoc_list, _take_assoc, &t);
@@ -222,7 +222,7 @@ static int _has_qos(void *x, void *key)
  * Caller holds assoc_mgr's locks. */
 static const char *_misfit(const mf_usage_record_t *rec, apply_t *a)
 {
-	if (xstrcmp(rec->cluster, slurm_conf.cluster_name))
+	if (xstrcmp(rec->cluster, mfp_conf.cluster))
 		return "it is of another cluster";
 	if (rec->tres_cnt != (uint32_t) mfa_tres_cnt())
 		return "it has another number of TRES";
