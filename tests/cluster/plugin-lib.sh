@@ -16,44 +16,13 @@
 # SLURM_VERSION, slurm_at_least, PATH with the release's clients first)
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
-. "$here/instance.sh"
+# shellcheck source=check-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/check-lib.sh"
 DIR=$CLUSTER_DIR
 export SLURM_CONF=$DIR/etc/slurm.conf
 LOG=$DIR/log/slurmctld.log
 STATE=$DIR/state
 NODE=$(hostname -s)
-pass=0
-fail=0
-test_name=$(basename "$0" .sh)
-out=$(mktemp -d "/tmp/mfprio-$test_name-XXXXXX")
-
-say() { printf '%s: %s\n' "$test_name" "$*"; }
-
-ok() {
-	pass=$((pass + 1))
-	say "ok: $*"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	say "FAILED: $*"
-}
-
-# check DESCRIPTION COMMAND...: a passing or failing assertion.
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-
-finish() {
-	say "outputs kept in $out"
-	echo "$pass passed, $fail failed"
-	[[ $fail -eq 0 ]]
-	exit
-}
 
 # Our plugin, as installed (make install): its directory is put first on
 # PluginDir.  slurmctld runs as user slurm, which must be able to read it:

@@ -42,27 +42,8 @@
 # Ends with "N passed, M failed".
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# shellcheck source=instance.sh source-path=SCRIPTDIR disable=SC1091
-. "$here/instance.sh"
-pass=0
-fail=0
-test_name=$(basename "$0" .sh)
-out=$(mktemp -d "/tmp/mfprio-$test_name-XXXXXX")
-say() { printf '%s: %s\n' "$test_name" "$*"; }
-ok() { pass=$((pass + 1)); say "ok: $*"; }
-not_ok() { fail=$((fail + 1)); say "FAILED: $*"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-finish() {
-	say "outputs kept in $out"
-	echo "$pass passed, $fail failed"
-	[[ $fail -eq 0 ]]
-	exit
-}
+# shellcheck source=check-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/check-lib.sh"
 give_up() {
 	not_ok "$*"
 	finish
