@@ -172,7 +172,7 @@ c_header() {
 	END {
 		print ""
 		print ""
-		print "/* the series as text: \"22.05, 23.02, ...\" and \"22.05 to 26.05\" */"
+		print "/* the series as text: the list, comma-separated, and the range, \"FIRST to LAST\" */"
 		printf "#define MF_RELEASES_LIST \""
 		for (i = 1; i <= n; i++) printf "%s%s", ser[i], (i < n ? ", " : "\"\n")
 		printf "#define MF_RELEASES_RANGE \"%s to %s\"\n", first, last
