@@ -125,6 +125,10 @@ read -r us ur uc <"$out/upstream.run"
 read -r os or oc <"$out/ours.run"
 check "GrpTRESRunMins: upstream holds Y at submit ($us $ur), TRESRunMins cpu $uc" \
 	test "$us" == PENDING -a "$ur" == AssocGrpCPURunMinutesLimit
+# X's reserved CPU-minutes are there to compare (two empty cells would be
+# "equal"): a whole number above 0 on both sides
+check "GrpTRESRunMins: upstream's TRESRunMins cpu at Y's submit is X's reservation ($uc)" \
+	grep -qE '^[1-9][0-9]*$' <<<"$uc"
 check "GrpTRESRunMins: ours holds Y the same ($os $or), TRESRunMins cpu $oc, as upstream's $uc" \
 	test "$os" == "$us" -a "$or" == "$ur" -a "$oc" == "$uc"
 # Y starts once a tick has given back what X used: a tick came after X
