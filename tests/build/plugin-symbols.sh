@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# plugin-symbols.sh PLUGIN LIBSLURMFULL: the plugin loads in every Slurm
+# plugin-symbols.sh PLUGIN [LIBSLURMFULL]: the plugin loads in every Slurm
 # process that loads priority plugins, not only in slurmctld.
 #
 #   PLUGIN        priority_multifactor.so, or the directory holding it
 #                 (a build tree's src/plugin/.libs, an install's plugin dir)
 #   LIBSLURMFULL  the libslurmfull.so of the release it was built for
+#                 (default: the one beside that release's own plugins, as
+#                 tests/cluster/instance.sh finds them: MFPRIO_SLURM_PREFIX's
+#                 lib/slurm, else the installed packages')
 #
 # 1. Every undefined dynamic symbol of the plugin that is not weak must be
 #    defined by LIBSLURMFULL or by a library in the process anyway (the
@@ -20,8 +23,14 @@
 #    the plugin's plugin_type must read "priority/multifactor".
 # Ends with "N passed, M failed"; exit status 0 only when nothing failed.
 set -uo pipefail
-so=${1:?usage: plugin-symbols.sh PLUGIN LIBSLURMFULL}
-lib=${2:?usage: plugin-symbols.sh PLUGIN LIBSLURMFULL}
+so=${1:?usage: plugin-symbols.sh PLUGIN [LIBSLURMFULL]}
+if [[ -n ${2:-} ]]; then
+	lib=$2
+else
+	# shellcheck source=../cluster/instance.sh disable=SC1091
+	. "$(dirname "${BASH_SOURCE[0]}")/../cluster/instance.sh"
+	lib=$SLURM_PLUGIN_DIR/libslurmfull.so
+fi
 [[ -d $so ]] && so=$so/priority_multifactor.so
 pass=0 fail=0
 ok() { echo "ok: $*"; pass=$((pass + 1)); }

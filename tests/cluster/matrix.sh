@@ -260,12 +260,13 @@ stop_instance() {
 # run Debian's release (nothing to build) and each built release while the
 # next ones build: on a machine with nothing cached the builds (2 to 5
 # minutes each) no longer hold every cluster back.
-# symbols_result VERSION SO LIBSLURMFULL LOG: the build's result, by
-# tests/build/plugin-symbols.sh (appended to LOG): PASS, or FAIL with its
-# first failure as the reason
+# symbols_result VERSION SO PREFIX LOG: the build's result, by
+# tests/build/plugin-symbols.sh against the libslurmfull of the release
+# installed at PREFIX ("" for Debian's packages) (appended to LOG): PASS, or
+# FAIL with its first failure as the reason
 symbols_result() {
-	local v=$1 so=$2 full=$3 log=$4 why
-	if "$top/tests/build/plugin-symbols.sh" "$so" "$full" >>"$log" 2>&1; then
+	local v=$1 so=$2 p=$3 log=$4 why
+	if MFPRIO_SLURM_PREFIX=$p "$top/tests/build/plugin-symbols.sh" "$so" >>"$log" 2>&1; then
 		result "$v" build PASS "$log"
 	else
 		why=$(grep -m 1 '^FAILED: ' "$log" | cut -c 9-200)
@@ -289,13 +290,11 @@ tasks=$out/tasks
 # build_release VERSION: find and build VERSION, build our plugin against
 # it; its build result (or skip) recorded; on success OUTDIR/built/VERSION
 build_release() {
-	local v=$1 log=$out/build-$1.log src p b inst so full frc
+	local v=$1 log=$out/build-$1.log src p b inst so frc
 	if [[ $v == "$DEBIAN" ]]; then
 		so=${MFPRIO_PLUGIN_SO:-${MFPRIO_BUILD:-$top/_build/main}/src/plugin/.libs/priority_multifactor.so}
 		if [[ -f $so ]]; then
-			full=$(compgen -G '/usr/lib/*/slurm-wlm/libslurmfull.so' || compgen -G '/usr/lib/*/slurm/libslurmfull.so')
-			full=${full%%$'\n'*}
-			symbols_result "$v" "$so" "${full:-/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so}" "$log"
+			symbols_result "$v" "$so" "" "$log"
 			echo "- $so" >"$built/$v"
 		else
 			result "$v" build FAIL "" "$so missing"
@@ -333,7 +332,7 @@ build_release() {
 		nice -n 10 make -j2 install-pluginLTLIBRARIES) \
 		>>"$log" 2>&1 && [[ -f $inst/lib/mfprio/slurm/priority_multifactor.so ]]; then
 		so=$inst/lib/mfprio/slurm/priority_multifactor.so
-		symbols_result "$v" "$so" "$p/lib/slurm/libslurmfull.so" "$log"
+		symbols_result "$v" "$so" "$p" "$log"
 		echo "$p $so" >"$built/$v"
 	else
 		result "$v" build FAIL "$log" "the plugin's build failed"
