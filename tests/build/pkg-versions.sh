@@ -35,6 +35,25 @@ trap 'rm -rf "$tmp"' EXIT
 # release (each a release of release/releases.tsv's series)
 pairs=("24.11.7 24.11.8" "24.11.9 25.05.1" "22.05.8 23.02.10" "26.11.0-0rc1 26.11.0" "25.11.7 26.11.0-0rc1")
 
+# sort_pairs VERSION-FN COMPARE-FN WHAT: for each pair, the newer Slurm's
+# build above the older's, all four revision pairs, and revision 2 above 1
+# (VERSION-FN SLURM REV gives a version, COMPARE-FN A OP B WHY checks one;
+# WHAT names VERSION-FN's tool when it fails)
+sort_pairs() {
+	local ver=$1 cmp=$2 what=$3 pair old new ro rn a b
+	for pair in "${pairs[@]}"; do
+		read -r old new <<<"$pair"
+		for ro in 1 2; do
+			for rn in 1 2; do
+				{ a=$($ver "$old" "$ro") && b=$($ver "$new" "$rn"); } ||
+					{ bad "$what on Slurm $old or $new"; continue; }
+				$cmp "$b" gt "$a" "Slurm $new over $old"
+			done
+		done
+		$cmp "$($ver "$new" 2)" gt "$($ver "$new" 1)" "revision 2 over 1"
+	done
+}
+
 # ------------------------------------------------------------------ .deb
 debver=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 upstream=${debver%-*}
@@ -46,16 +65,7 @@ deb() { "$top/release/releases.sh" deb-version "$upstream-$2" "$1"; }
 dcmp() {
 	if dpkg --compare-versions "$1" "$2" "$3"; then ok "deb: $1 $2 $3${4:+ ($4)}"; else bad "deb: not $1 $2 $3${4:+ ($4)}"; fi
 }
-for pair in "${pairs[@]}"; do
-	read -r old new <<<"$pair"
-	for ro in 1 2; do
-		for rn in 1 2; do
-			{ a=$(deb "$old" "$ro") && b=$(deb "$new" "$rn"); } || { bad "releases.sh deb-version on $old or $new"; continue; }
-			dcmp "$b" gt "$a" "Slurm $new over $old"
-		done
-	done
-	dcmp "$(deb "$new" 2)" gt "$(deb "$new" 1)" "revision 2 over 1"
-done
+sort_pairs deb dcmp "releases.sh deb-version"
 v=$(deb 24.11.7 1)
 dcmp "$v" eq "$upstream+slurm24.11.7-1" "the form"
 # a later mfprio for the same Slurm
@@ -92,16 +102,7 @@ rcmp() {
 	c=$(rpm --eval "%{lua: local a, b = rpm.ver('$1'), rpm.ver('$3'); print(a < b and 'lt' or (a == b and 'eq' or 'gt'))}")
 	if [[ $c == "$2" ]]; then ok "rpm: $1 $2 $3${4:+ ($4)}"; else bad "rpm: $1 is $c, not $2, $3${4:+ ($4)}"; fi
 }
-for pair in "${pairs[@]}"; do
-	read -r old new <<<"$pair"
-	for ro in 1 2; do
-		for rn in 1 2; do
-			{ a=$(rel "$old" "$ro") && b=$(rel "$new" "$rn"); } || { bad "rpmspec on Slurm $old or $new"; continue; }
-			rcmp "$b" gt "$a" "Slurm $new over $old"
-		done
-	done
-	rcmp "$(rel "$new" 2)" gt "$(rel "$new" 1)" "revision 2 over 1"
-done
+sort_pairs rel rcmp rpmspec
 v=$(rel 24.11.7 1)
 spec_version=$(awk '$1 == "Version:" { print $2; exit }' "$top/rpm/mfprio.spec")
 rcmp "$v" eq "$spec_version-slurm24.11.7.1.el9" "the form"
