@@ -3,6 +3,11 @@
  * mfprio why JOB_A JOB_B: which of two pending jobs the scheduler takes
  * first, and why, in sentences with the numbers.
  *
+ * mfprio why JOBID: why the user's job waits (wait_job.h), from the live
+ * cluster by the user's own commands (why_live.h) into a directory
+ * removed afterwards, or from --snapshot DIR holding the same dumps: both
+ * read and answer by the same code.
+ *
  * The two are compared in the partition of highest PriorityTier that both
  * are queued in; with none in common, each in its own first partition.  A
  * higher tier is taken first whatever the priorities; within a tier, the
@@ -25,13 +30,24 @@
 #include "json_out.h"
 #include "priority_json.h"
 #include "priority_run.h"
+#include "wait_dump.h"
+#include "wait_job.h"
+#include "wait_out.h"
 #include "why_compare.h"
+#include "why_live.h"
 #include "why_out.h"
 
 static const char _usage_head[] =
-"Usage: mfprio why JOB_A JOB_B --snapshot DIR | --conf FILE --jobs FILE\n"
+"Usage: mfprio why JOBID [--snapshot DIR] [--json]\n"
+"       mfprio why JOB_A JOB_B --snapshot DIR | --conf FILE --jobs FILE\n"
 "                  [--qos FILE] [--assoc FILE [--usage FILE]] [--json] ...\n"
 "\n"
+"With one job id: why your pending job waits, where it stands, when that\n"
+"changes and what you can do, asked of the live cluster by your own\n"
+"scontrol, sprio and sshare (or read from DIR: jobs, config, sprio,\n"
+"sshare, time; see mfprio(1)).\n"
+"\n"
+"With two:\n"
 "Say which of two pending jobs the scheduler takes first and why: the\n"
 "partition tier if that decides it, else the priority terms that differ,\n"
 "largest first, and what would change the order.\n"
@@ -82,14 +98,73 @@ static int _why(mf_iopts_t *io, const char *ida, const char *idb, bool json)
 	return MF_EXIT_OK;
 }
 
+/* Remove the dumps of the live run in DIR, and DIR.  Returns nothing. */
+static void _remove_dumps(const char *dir)
+{
+	static const char *const names[] = { MF_SNAP_JOBS, MF_SNAP_CONFIG,
+		MF_SNAP_SPRIO, MF_SNAP_SSHARE, MF_SNAP_TIME };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		char *p = g_build_filename(dir, names[i], NULL);
+
+		remove(p);
+		g_free(p);
+	}
+	remove(dir);
+}
+
+/* Why job ID waits: from the dumps in DIR, else live.  Returns an exit
+ * status. */
+static int _wait(const char *dir, const char *id, bool json)
+{
+	mf_wait_dump_t d = { 0 };
+	mf_wait_t w = { 0 };
+	mf_error_t err = { { 0 } };
+	char *tmp = NULL;
+	int rc = MF_EXIT_OK;
+
+	if (!dir && !(dir = tmp = g_dir_make_tmp("mfprio-why-XXXXXX",
+						 NULL))) {
+		mf_cmd_error("why: cannot make a temporary directory");
+		return MF_EXIT_INPUT;
+	}
+	if (tmp)
+		rc = mf_why_live_dump(tmp, id);
+	if (!rc && (mf_wait_dump_load(dir, id, &d, &err) ||
+		    mf_wait_describe(&d, &w, &err))) {
+		mf_cmd_error("why: %s", err.text);
+		rc = MF_EXIT_INPUT;
+	}
+	if (!rc && json)
+		mf_wait_print_json(stdout, &w);
+	else if (!rc)
+		mf_wait_print_text(stdout, &w);
+	mf_wait_clear(&w);
+	mf_wait_dump_clear(&d);
+	if (tmp)
+		_remove_dumps(tmp);
+	g_free(tmp);
+	return rc;
+}
+
 /* why's operands (two job ids), then the comparison.  Returns an exit
  * status. */
 static int _why_run(mf_iopts_t *io, int n, char **ops, bool json)
 {
 	int rc;
 
+	if (n == 1 && g_ascii_isdigit(*ops[0])) {
+		if (io->o.conf || io->o.jobs || io->o.qos || io->o.assoc ||
+		    io->o.usage) {
+			mf_cmd_error("why: with one job id, only --snapshot "
+				     "and --json are taken");
+			return MF_EXIT_USAGE;
+		}
+		return _wait(io->o.snapshot, ops[0], json);
+	}
 	if (n != 2) {
-		mf_cmd_error("why: two job ids are needed (JOB_A JOB_B)");
+		mf_cmd_error("why: one job id (JOBID) or two (JOB_A JOB_B) "
+			     "are needed");
 		mf_iopt_usage(stderr, &_help);
 		return MF_EXIT_USAGE;
 	}

@@ -28,3 +28,16 @@ time_t mf_job_accrue_time(uint32_t flags, time_t submit_time,
 		return 0;
 	return begin_time;
 }
+
+double mf_age_crossing(double gap, double weight, uint32_t max_age,
+		       double first_age, double later_age)
+{
+	if (gap <= 0)
+		return 0.0;
+	if (weight <= 0 || !max_age || first_age <= later_age ||
+	    gap > weight * (first_age - later_age))
+		return -1.0;
+	/* the first job reaches 1 after (1 - first_age) * max_age; the later
+	 * then still needs gap / weight of age factor */
+	return (double) max_age * (gap / weight + (1.0 - first_age));
+}

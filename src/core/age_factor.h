@@ -35,4 +35,16 @@ time_t mf_job_accrue_time(uint32_t flags, time_t submit_time,
 			  time_t begin_time, bool held, bool dependent,
 			  bool beyond_limits, time_t now);
 
+/*
+ * The seconds after which a job GAP below another reaches it by age alone,
+ * both aging alike: each gains WEIGHT / MAX_AGE a second until its age
+ * factor (LATER_AGE, FIRST_AGE now) reaches 1, so the later job gains on
+ * the first only once the first has stopped.  Returns the seconds (0 for
+ * a GAP of 0 or less), or -1 when age cannot close the gap (no weight or
+ * MaxAge, the first job no older, or a gap above what age can still give:
+ * WEIGHT * (FIRST_AGE - LATER_AGE)).
+ */
+double mf_age_crossing(double gap, double weight, uint32_t max_age,
+		       double first_age, double later_age);
+
 #endif

@@ -10,38 +10,8 @@
 
 #include "json_out.h"
 #include "priority_json.h"
+#include "text_time.h"
 #include "why_out.h"
-
-/* "3 d 4 h 5 min" (at least minutes; seconds under a minute). */
-static char *_span(double s)
-{
-	GString *g = g_string_new(NULL);
-	uint64_t v = (uint64_t) ceil(s);
-
-	if (v < 60)
-	{
-		g_string_append_printf(g, "%" G_GUINT64_FORMAT " s", v);
-		return g_string_free(g, FALSE);
-	}
-	v = (v + 59) / 60;
-	if (v >= 1440)
-		g_string_append_printf(g, "%" G_GUINT64_FORMAT " d ",
-				       v / 1440);
-	if (v >= 60)
-		g_string_append_printf(g, "%" G_GUINT64_FORMAT " h ",
-				       v / 60 % 24);
-	g_string_append_printf(g, "%" G_GUINT64_FORMAT " min", v % 60);
-	return g_string_free(g, FALSE);
-}
-
-static void _time_str(time_t t, char buf[32])
-{
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) ||
-	    !strftime(buf, 32, "%Y-%m-%dT%H:%M:%S", &tm))
-		snprintf(buf, 32, "%lld", (long long) t);
-}
 
 static const char *_id(const mf_prun_job_t *j)
 {
@@ -138,9 +108,9 @@ static void _print_age_change(FILE *out, const mf_prun_ctx_t *c,
 	char tbuf[32];
 
 	if (w->age_can) {
-		char *s = _span(w->age_seconds);
+		char *s = mf_text_span(w->age_seconds);
 
-		_time_str(now + (time_t) ceil(w->age_seconds), tbuf);
+		mf_text_time(now + (time_t) ceil(w->age_seconds), tbuf);
 		fprintf(out, "  age: job %s reaches job %s's %.1f after %s "
 			"more of waiting (at %s), if nothing else changes: "
 			"job %s's age factor stops at 1 after "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "age_factor.h"
 #include "why_compare.h"
 
 /* One term of the sum, for both jobs. */
@@ -120,10 +121,9 @@ void mf_why_analyse(const mf_prun_ctx_t *c, mf_why_t *w)
 	 * job gains on the first only after the first has reached 1 */
 	if (wa > 0 && m > 0 && f->age > l->age) {
 		w->age_max_gain = wa * (f->age - l->age);
-		if (w->gap <= w->age_max_gain) {
-			w->age_can = true;
-			w->age_seconds = m * (w->gap / wa + (1.0 - f->age));
-		}
+		w->age_seconds = mf_age_crossing(w->gap, wa, (uint32_t) m,
+						 f->age, l->age);
+		w->age_can = w->age_seconds >= 0;
 	}
 	if (c->cfg.weight_fs > 0) {
 		w->fs_needed = l->fs + w->gap / c->cfg.weight_fs;

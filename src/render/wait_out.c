@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wait_out: why one job waits, in sentences and JSON (wait_out.h).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "json_out.h"
+#include "text_time.h"
+#include "wait_out.h"
+
+#define WIDTH 79
+
+/* Print the formatted text wrapped at WIDTH columns, each line indented
+ * by two spaces.  Returns nothing. */
+static void G_GNUC_PRINTF(2, 3) _say(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	char *t, **words;
+	int col = 0;
+
+	va_start(ap, fmt);
+	t = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	words = g_strsplit(t, " ", -1);
+	for (int i = 0; words[i]; i++) {
+		int n = (int) strlen(words[i]);
+
+		if (!n)
+			continue;
+		if (col && col + 1 + n > WIDTH) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, "%s%s", col ? " " : "  ", words[i]);
+	}
+	fputc('\n', out);
+	g_strfreev(words);
+	g_free(t);
+}
+
+static const char *_id(const mf_wait_t *w)
+{
+	const mf_job_line_t *j = w->d->job;
+
+	return j->job_id_str ? j->job_id_str : j->id_text;
+}
+
+/* "in 3 d 2 h (2026-11-30T10:00:00)" for SECONDS from the dump's time. */
+static char *_when(const mf_wait_t *w, double seconds)
+{
+	char tb[32], *s = mf_text_span(seconds), *r;
+
+	mf_text_time(w->d->now + (time_t) ceil(seconds), tb);
+	r = g_strdup_printf("in %s (%s)", s, tb);
+	g_free(s);
+	return r;
+}
+
+static void _limit_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_limit_t *l = &w->limit;
+	const char *who = l->at->user ? "your association" : "account";
+	char *when, *hl;
+
+	_say(out, "The %s %s%s%s has a limit of %.0f %s-minutes (%s); it has "
+	     "used %.0f (decayed usage), and its running jobs will still "
+	     "use %.0f.", who, l->at->account, l->at->user ? "/" : "",
+	     l->at->user ? l->at->user : "", l->limit, l->tres,
+	     l->run_minutes ? "GrpTRESRunMins" : "GrpTRESMins", l->used,
+	     l->running);
+	if (l->run_minutes) {
+		_say(out, "It lifts as the running jobs use up their %.0f "
+		     "minutes, not by decay.", l->running);
+		return;
+	}
+	if (w->d->safe_limits)
+		_say(out, "With safe limits the job must fit whole: used + "
+		     "running + its own %.0f must stay within the limit.",
+		     l->asked);
+	if (l->lift_seconds < 0) {
+		_say(out, "Decay alone never brings it under (half-life %u s): "
+		     "only an administrator or the end of running jobs "
+		     "can.", w->d->half_life);
+		return;
+	}
+	when = _when(w, l->lift_seconds);
+	hl = mf_text_span(w->d->half_life);
+	_say(out, "With a half-life of %s, decay brings the usage back under "
+	     "%s, if the association runs nothing more (Slurm looks again "
+	     "every PriorityCalcPeriod, %u s).", hl, when,
+	     w->d->calc_period);
+	g_free(hl);
+	g_free(when);
+}
+
+/* What holds the job, in words. */
+static void _hold_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_dump_t *d = w->d;
+	const char *r = d->job->reason ? d->job->reason : "None";
+	char tb[32];
+
+	fprintf(out, "Job %s (user %s, account %s) is pending: %s.\n", _id(w),
+		d->job->user, d->job->account, r);
+	switch (w->hold) {
+	case MF_HOLD_NONE:
+		_say(out, "The scheduler has not looked at it yet.");
+		break;
+	case MF_HOLD_PRIORITY:
+		_say(out, "Jobs of higher priority come first in its "
+		     "partitions.");
+		break;
+	case MF_HOLD_RESOURCES:
+		_say(out, "It is next in line; it waits for nodes to free up.");
+		break;
+	case MF_HOLD_DEPENDENCY:
+		_say(out, "It waits for other jobs: Dependency=%s.%s",
+		     d->dependency ? d->dependency : "(not shown)",
+		     strstr(r, "Never") ? " That dependency can never be "
+		     "met: cancel the job or change it." : "");
+		break;
+	case MF_HOLD_BEGIN:
+		mf_text_time(d->job->eligible_time, tb);
+		_say(out, "It was submitted to start no earlier than %s.", tb);
+		break;
+	case MF_HOLD_PARTITION:
+		_say(out, "It asks for more than its partition allows, or the "
+		     "partition is not up (Slurm's code %s).", r);
+		break;
+	case MF_HOLD_QOS:
+		_say(out, "A limit of its QOS %s holds it (Slurm's code %s).",
+		     d->job->qos ? d->job->qos : "(none)", r);
+		break;
+	case MF_HOLD_ASSOC:
+		_say(out, "A limit of its association holds it (Slurm's code "
+		     "%s).", r);
+		if (w->limit.at)
+			_limit_text(out, w);
+		break;
+	case MF_HOLD_HELD:
+		_say(out, "It is held (priority 0): `scontrol release %s` "
+		     "if you held it; an administrator's hold only an "
+		     "administrator lifts.", _id(w));
+		break;
+	case MF_HOLD_RESERVATION:
+		_say(out, "It waits for a reservation%s%s.", d->reservation ?
+		     ": " : "", d->reservation ? d->reservation : "");
+		break;
+	case MF_HOLD_UNKNOWN:
+		_say(out, "mfprio does not know this reason; Slurm's code is "
+		     "%s.", r);
+		break;
+	}
+}
+
+/* "their fairshare gives 3400 more; your age gives 800 more" */
+static char *_diffs(const mf_wait_place_t *p)
+{
+	GString *g = g_string_new(NULL);
+
+	for (int side = 0; side < 2; side++) {
+		for (int t = 0; t < MF_WT_N; t++) {
+			double v = side ? -p->diff[t] : p->diff[t];
+
+			if (v < 0.5)
+				continue;
+			g_string_append_printf(g, "%s%s %s gives %.0f more",
+					       g->len ? "; " : "",
+					       side ? "your" : "their",
+					       mf_wait_term_name[t], v);
+		}
+	}
+	return g_string_free(g, FALSE);
+}
+
+static void _place_text(FILE *out, const mf_wait_t *w,
+			const mf_wait_place_t *p)
+{
+	char *diffs, *when;
+
+	if (w->jobs_hidden) {
+		_say(out, "Partition %s: its priority is %.0f; %u of your own "
+		     "jobs are ahead of it. The other users' jobs are hidden "
+		     "(PrivateData=jobs): its position is unknown.",
+		     p->mine->partition, p->mine->priority, p->ahead);
+		return;
+	}
+	if (!p->next) {
+		_say(out, "Partition %s: first of %u pending jobs, priority "
+		     "%.0f.", p->mine->partition, p->rows, p->mine->priority);
+		return;
+	}
+	_say(out, "Partition %s: %u of %u pending jobs are ahead of it. Its "
+	     "priority is %.0f; the first (job %u) has %.0f, the one just "
+	     "ahead (job %u) %.0f.", p->mine->partition, p->ahead, p->rows,
+	     p->mine->priority, p->head->job_id, p->head->priority,
+	     p->next->job_id, p->next->priority);
+	diffs = _diffs(p);
+	if (*diffs)
+		_say(out, "Against job %u: %s.", p->next->job_id, diffs);
+	g_free(diffs);
+	if (p->cross_seconds >= 0) {
+		when = _when(w, p->cross_seconds);
+		_say(out, "By age alone it passes job %u %s, if nothing else "
+		     "changes.", p->next->job_id, when);
+		g_free(when);
+	} else {
+		_say(out, "Age alone never makes it pass job %u.",
+		     p->next->job_id);
+	}
+}
+
+static void _fs_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_sshare_t *a = w->assoc;
+	double run;
+
+	fprintf(out, "Fair-share of %s/%s:\n", a->account, a->user);
+	_say(out, "Usage %.0f (effective %.4f of the cluster), normalized "
+	     "shares %.4f, LevelFS %.4f, factor %.4f.", a->raw_usage,
+	     a->eff_usage, a->norm_shares, a->level_fs, a->fairshare);
+	if ((run = mf_wait_tres_count(a->tres_run_mins, "cpu")) > 0)
+		_say(out, "Its running jobs will still charge %.0f "
+		     "CPU-minutes, not counted below.", run);
+	for (int k = 0; k < 3; k++) {
+		const mf_wait_outlook_t *o = &w->outlook[k];
+
+		if (isnan(o->fairshare))
+			_say(out, "In %s, running nothing more: usage %.0f, "
+			     "LevelFS %.4f (the factor follows its rank among "
+			     "its siblings).", o->when, o->raw_usage,
+			     o->level_fs);
+		else
+			_say(out, "In %s, running nothing more: usage %.0f, "
+			     "effective %.4f, factor %.4f.", o->when,
+			     o->raw_usage, o->eff_usage, o->fairshare);
+	}
+}
+
+static void _do_text(FILE *out, const mf_wait_t *w)
+{
+	fprintf(out, "What you can do:\n");
+	for (guint i = 0; i < w->alts->len; i++) {
+		const mf_wait_alt_t *a = &g_array_index(w->alts,
+							mf_wait_alt_t, i);
+
+		_say(out, "Under your account %s the fair-share factor is "
+		     "%.4f (here %.4f): about %.0f more priority (scontrol "
+		     "update job=%s Account=%s).", a->row->account,
+		     a->row->fairshare, w->assoc->fairshare, a->gain, _id(w),
+		     a->row->account);
+	}
+	if (!w->alts->len)
+		_say(out, "None of your accounts ranks higher: nothing you "
+		     "change moves this job's priority.");
+}
+
+static void _hidden_text(FILE *out, const mf_wait_t *w)
+{
+	if (!w->jobs_hidden && !w->usage_hidden && !w->users_hidden)
+		return;
+	fprintf(out, "What it could not see (PrivateData=%s):\n",
+		w->d->private_data);
+	if (w->jobs_hidden)
+		_say(out, "Other users' jobs: no position, no priority of "
+		     "theirs is given.");
+	if (w->usage_hidden)
+		_say(out, "Other users' usage: only your own associations' "
+		     "fair-share is shown.");
+	if (w->users_hidden)
+		_say(out, "Other users' associations.");
+}
+
+void mf_wait_print_text(FILE *out, const mf_wait_t *w)
+{
+	_hold_text(out, w);
+	fprintf(out, "Where it stands:\n");
+	for (guint i = 0; i < w->places->len; i++)
+		_place_text(out, w, &g_array_index(w->places,
+						   mf_wait_place_t, i));
+	if (!w->places->len)
+		_say(out, "sprio does not list it: Slurm ranks it once what "
+		     "holds it is gone.");
+	fprintf(out, "When that changes:\n");
+	if (w->age_per_hour > 0) {
+		char *s = mf_text_span(w->age_full_seconds);
+
+		_say(out, "Age adds %.1f priority an hour for %s more (age "
+		     "factor %.4f now).", w->age_per_hour, s, w->age);
+		g_free(s);
+	} else {
+		_say(out, "Age adds nothing now (age factor %.4f).", w->age);
+	}
+	if (w->assoc)
+		_fs_text(out, w);
+	_do_text(out, w);
+	_hidden_text(out, w);
+}
+
+/* --- JSON --- */
+
+/* V, or null when it is NAN or a negative "never". */
+static void _jnum(mf_json_t *j, const char *key, double v)
+{
+	if (isnan(v) || v < 0)
+		mf_json_null(j, key);
+	else
+		mf_json_double(j, key, v);
+}
+
+static void _limit_json(mf_json_t *j, const mf_wait_t *w)
+{
+	const mf_wait_limit_t *l = &w->limit;
+
+	mf_json_begin_object(j, "limit");
+	mf_json_string(j, "account", l->at->account);
+	if (l->at->user)
+		mf_json_string(j, "user", l->at->user);
+	mf_json_string(j, "tres", l->tres);
+	mf_json_string(j, "kind", l->run_minutes ? "GrpTRESRunMins" :
+		       "GrpTRESMins");
+	mf_json_double(j, "limit", l->limit);
+	mf_json_double(j, "used", l->used);
+	mf_json_double(j, "running", l->running);
+	mf_json_double(j, "asked", l->asked);
+	mf_json_bool(j, "safe", w->d->safe_limits);
+	_jnum(j, "lift_seconds", l->lift_seconds);
+	if (l->lift_seconds >= 0)
+		mf_json_int(j, "lift_time", (int64_t) w->d->now +
+			    (int64_t) ceil(l->lift_seconds));
+	mf_json_end_object(j);
+}
+
+static void _place_json(mf_json_t *j, const mf_wait_t *w,
+			const mf_wait_place_t *p)
+{
+	mf_json_begin_object(j, NULL);
+	mf_json_string(j, "partition", p->mine->partition);
+	mf_json_double(j, "priority", p->mine->priority);
+	if (w->jobs_hidden) {
+		mf_json_null(j, "ahead");
+		mf_json_uint(j, "own_jobs_ahead", p->ahead);
+		mf_json_end_object(j);
+		return;
+	}
+	mf_json_uint(j, "ahead", p->ahead);
+	mf_json_uint(j, "pending", p->rows);
+	if (p->next) {
+		mf_json_uint(j, "head_job", p->head->job_id);
+		mf_json_double(j, "head_priority", p->head->priority);
+		mf_json_uint(j, "next_job", p->next->job_id);
+		mf_json_double(j, "next_priority", p->next->priority);
+		mf_json_begin_object(j, "next_minus_yours");
+		for (int t = 0; t < MF_WT_N; t++)
+			mf_json_double(j, mf_wait_term_name[t], p->diff[t]);
+		mf_json_end_object(j);
+		_jnum(j, "age_crossing_seconds", p->cross_seconds);
+	}
+	mf_json_end_object(j);
+}
+
+static void _fs_json(mf_json_t *j, const mf_wait_t *w)
+{
+	const mf_wait_sshare_t *a = w->assoc;
+
+	mf_json_begin_object(j, "fairshare");
+	mf_json_string(j, "account", a->account);
+	mf_json_string(j, "user", a->user);
+	_jnum(j, "raw_usage", a->raw_usage);
+	_jnum(j, "effective_usage", a->eff_usage);
+	_jnum(j, "norm_shares", a->norm_shares);
+	_jnum(j, "level_fs", a->level_fs);
+	_jnum(j, "factor", a->fairshare);
+	_jnum(j, "running_cpu_minutes",
+	      mf_wait_tres_count(a->tres_run_mins, "cpu"));
+	mf_json_begin_array(j, "outlook");
+	for (int k = 0; k < 3; k++) {
+		const mf_wait_outlook_t *o = &w->outlook[k];
+
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "after", o->when);
+		mf_json_double(j, "seconds", o->seconds);
+		_jnum(j, "raw_usage", o->raw_usage);
+		_jnum(j, "effective_usage", o->eff_usage);
+		_jnum(j, "level_fs", o->level_fs);
+		_jnum(j, "factor", o->fairshare);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+	mf_json_end_object(j);
+}
+
+void mf_wait_print_json(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_dump_t *d = w->d;
+	mf_json_t j;
+
+	mf_json_init(&j, out);
+	mf_json_begin_object(&j, NULL);
+	mf_json_string(&j, "job_id", _id(w));
+	mf_json_string(&j, "user", d->job->user);
+	mf_json_string(&j, "account", d->job->account);
+	mf_json_int(&j, "time", (int64_t) d->now);
+	mf_json_string(&j, "reason", d->job->reason ? d->job->reason : "None");
+	mf_json_string(&j, "hold", mf_hold_name(w->hold));
+	if (d->dependency)
+		mf_json_string(&j, "dependency", d->dependency);
+	if (d->reservation)
+		mf_json_string(&j, "reservation", d->reservation);
+	if (w->hold == MF_HOLD_BEGIN)
+		mf_json_int(&j, "begin_time", (int64_t) d->job->eligible_time);
+	if (w->limit.at)
+		_limit_json(&j, w);
+	mf_json_begin_array(&j, "partitions");
+	for (guint i = 0; i < w->places->len; i++)
+		_place_json(&j, w, &g_array_index(w->places,
+						  mf_wait_place_t, i));
+	mf_json_end_array(&j);
+	mf_json_double(&j, "age_factor", w->age);
+	mf_json_double(&j, "age_per_hour", w->age_per_hour);
+	mf_json_double(&j, "age_full_seconds", w->age_full_seconds);
+	if (w->assoc)
+		_fs_json(&j, w);
+	mf_json_begin_array(&j, "better_accounts");
+	for (guint i = 0; i < w->alts->len; i++) {
+		const mf_wait_alt_t *a = &g_array_index(w->alts,
+							mf_wait_alt_t, i);
+
+		mf_json_begin_object(&j, NULL);
+		mf_json_string(&j, "account", a->row->account);
+		mf_json_double(&j, "factor", a->row->fairshare);
+		mf_json_double(&j, "gain", a->gain);
+		mf_json_end_object(&j);
+	}
+	mf_json_end_array(&j);
+	mf_json_begin_object(&j, "hidden");
+	mf_json_bool(&j, "jobs", w->jobs_hidden);
+	mf_json_bool(&j, "usage", w->usage_hidden);
+	mf_json_bool(&j, "users", w->users_hidden);
+	mf_json_end_object(&j);
+	mf_json_end_object(&j);
+	mf_json_finish(&j);
+}
