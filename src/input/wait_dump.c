@@ -171,6 +171,7 @@ static int _load_config(const char *dir, mf_wait_dump_t *d,
 	d->half_life = 7 * 86400;
 	d->max_age = 7 * 86400;
 	d->calc_period = 300;
+	d->damp = 1;
 	for (int n = 0; lines[n] && !rc; n++) {
 		char *eq = strstr(lines[n], " = "), *k, *v;
 
@@ -189,6 +190,8 @@ static int _load_config(const char *dir, mf_wait_dump_t *d,
 			rc = _num(v, &d->weight_age, path, n + 1, k, errp);
 		else if (!strcmp(k, "PriorityWeightFairShare"))
 			rc = _num(v, &d->weight_fs, path, n + 1, k, errp);
+		else if (!strcmp(k, "FairShareDampeningFactor"))
+			d->damp = (uint16_t) strtoul(v, NULL, 10);
 		else if (!strcmp(k, "PrivateData"))
 			d->private_data = g_strdup(v);
 		else if (!strcmp(k, "PriorityFlags"))

@@ -78,6 +78,7 @@ typedef struct {
 	uint32_t max_age;        /* PriorityMaxAge, seconds */
 	uint32_t calc_period;    /* PriorityCalcPeriod, seconds */
 	double weight_age, weight_fs;
+	uint16_t damp;           /* FairShareDampeningFactor */
 	char *private_data;      /* PrivateData, e.g. "jobs,usage" */
 	char *priority_flags;
 	bool safe_limits;        /* AccountingStorageEnforce has "safe" */

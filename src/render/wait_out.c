@@ -69,7 +69,7 @@ static void _limit_text(FILE *out, const mf_wait_t *w)
 	char *when, *hl;
 
 	_say(out, "The %s %s%s%s has a limit of %.0f %s-minutes (%s); it has "
-	     "used %.0f (decayed usage), and its running jobs will still "
+	     "used %.2f (decayed usage), and its running jobs will still "
 	     "use %.0f.", who, l->at->account, l->at->user ? "/" : "",
 	     l->at->user ? l->at->user : "", l->limit, l->tres,
 	     l->run_minutes ? "GrpTRESRunMins" : "GrpTRESMins", l->used,
@@ -222,7 +222,7 @@ static void _fs_text(FILE *out, const mf_wait_t *w)
 	double run;
 
 	fprintf(out, "Fair-share of %s/%s:\n", a->account, a->user);
-	_say(out, "Usage %.0f (effective %.4f of the cluster), normalized "
+	_say(out, "Usage %.0f (effective usage %.4f), normalized "
 	     "shares %.4f, LevelFS %.4f, factor %.4f.", a->raw_usage,
 	     a->eff_usage, a->norm_shares, a->level_fs, a->fairshare);
 	if ((run = mf_wait_tres_count(a->tres_run_mins, "cpu")) > 0)

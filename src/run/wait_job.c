@@ -116,6 +116,10 @@ static bool _limit_at(const mf_wait_t *w, const mf_wait_sshare_t *s,
 	l->at = s;
 	l->limit = lim;
 	l->used = fmax(0, mf_wait_tres_count(s->grp_tres_raw, l->tres));
+	/* GrpTRESRaw is whole minutes; RawUsage (billing-seconds) gives the
+	 * fraction where it agrees with them (billing = the TRES) */
+	if (floor(s->raw_usage / 60.0) == l->used)
+		l->used = s->raw_usage / 60.0;
 	l->running = fmax(0, mf_wait_tres_count(s->tres_run_mins, l->tres));
 	l->asked = 0;
 	if (!strcmp(l->tres, "cpu") && d->job->time_limit < 0xfffffffe)
@@ -229,20 +233,41 @@ static void _places(mf_wait_t *w)
 	}
 }
 
-/* The association's fair-share after SECONDS of decay. */
+/* The association's fair-share after SECONDS of decay, its usage
+ * decaying, the others' staying as it is: its share of TOTAL (the usage
+ * its effective usage is relative to: the parent's under Fair Tree, the
+ * root's under classic) falls by f T / (T - u (1 - f)). */
 static void _outlook(mf_wait_t *w, mf_wait_outlook_t *o, const char *when,
-		     double seconds)
+		     double seconds, double total)
 {
 	const mf_wait_sshare_t *a = w->assoc;
 	double f = mf_decay_over(mf_decay_factor(w->d->half_life), seconds);
+	double g = f;
 
+	if (total > 0 && total >= a->raw_usage)
+		g = f * total / (total - a->raw_usage * (1.0 - f));
 	o->when = when;
 	o->seconds = seconds;
 	o->raw_usage = a->raw_usage * f;
-	o->eff_usage = a->eff_usage * f;
-	o->level_fs = isnan(a->level_fs) ? NAN : a->level_fs / f;
+	o->eff_usage = a->eff_usage * g;
+	o->level_fs = isnan(a->level_fs) || !g ? NAN : a->level_fs / g;
 	o->fairshare = w->classic ? mf_fs_factor(o->eff_usage, a->norm_shares,
-						  1) : NAN;
+						  w->d->damp) : NAN;
+}
+
+/* The RawUsage the association's effective usage is relative to: its
+ * parent account's under Fair Tree, the root's under classic. */
+static double _total(const mf_wait_t *w, int row)
+{
+	const mf_wait_sshare_t *a = w->d->sshare->pdata[row];
+
+	for (int i = w->classic ? 0 : row - 1; i >= 0 && i < row; i--) {
+		const mf_wait_sshare_t *s = w->d->sshare->pdata[i];
+
+		if (!s->user && s->depth < a->depth)
+			return s->raw_usage;
+	}
+	return NAN;
 }
 
 /* The user's other accounts with a higher fair-share factor. */
@@ -286,9 +311,11 @@ int mf_wait_describe(const mf_wait_dump_t *d, mf_wait_t *w,
 		_find_limit(w, row);
 	_places(w);
 	if (w->assoc) {
-		_outlook(w, &w->outlook[0], "1 day", 86400);
-		_outlook(w, &w->outlook[1], "1 week", 7 * 86400);
-		_outlook(w, &w->outlook[2], "1 half-life", d->half_life);
+		double t = _total(w, row);
+
+		_outlook(w, &w->outlook[0], "1 day", 86400, t);
+		_outlook(w, &w->outlook[1], "1 week", 7 * 86400, t);
+		_outlook(w, &w->outlook[2], "1 half-life", d->half_life, t);
 	}
 	_alternatives(w);
 	return 0;
