@@ -54,9 +54,12 @@ static const char *_id(const mf_wait_t *w)
 /* "in 3 d 2 h (2026-11-30T10:00:00)" for SECONDS from the dump's time. */
 static char *_when(const mf_wait_t *w, double seconds)
 {
-	char tb[32], *s = mf_text_span(seconds), *r;
+	char tb[32], *s, *r;
 
-	mf_text_time(w->d->now + (time_t) ceil(seconds), tb);
+	/* whole seconds, rounding errors of the sum aside */
+	seconds = ceil(seconds - 1e-6);
+	s = mf_text_span(seconds);
+	mf_text_time(w->d->now + (time_t) seconds, tb);
 	r = g_strdup_printf("in %s (%s)", s, tb);
 	g_free(s);
 	return r;
@@ -142,6 +145,9 @@ static void _hold_text(FILE *out, const mf_wait_t *w)
 		     "%s).", r);
 		if (w->limit.at)
 			_limit_text(out, w);
+		else if (strstr(r, "RunMinutes"))
+			_say(out, "It lifts as running jobs of the association "
+			     "end and stop charging their TRES-minutes.");
 		break;
 	case MF_HOLD_HELD:
 		_say(out, "It is held (priority 0): `scontrol release %s` "
@@ -333,7 +339,7 @@ static void _limit_json(mf_json_t *j, const mf_wait_t *w)
 	_jnum(j, "lift_seconds", l->lift_seconds);
 	if (l->lift_seconds >= 0)
 		mf_json_int(j, "lift_time", (int64_t) w->d->now +
-			    (int64_t) ceil(l->lift_seconds));
+			    (int64_t) ceil(l->lift_seconds - 1e-6));
 	mf_json_end_object(j);
 }
 

@@ -147,7 +147,10 @@ static void _find_limit(mf_wait_t *w, int row)
 	mf_wait_limit_t l = { 0 };
 	int depth = INT32_MAX;
 
-	if (!_limit_tres(d->job->reason, l.tres, &l.run_minutes) || row < 0)
+	/* sshare shows GrpTRESMins, not GrpTRESRunMins: only the former is
+	 * worked out */
+	if (!_limit_tres(d->job->reason, l.tres, &l.run_minutes) ||
+	    l.run_minutes || row < 0)
 		return;
 	for (int i = row; i >= 0; i--) {
 		const mf_wait_sshare_t *s = d->sshare->pdata[i];
@@ -194,7 +197,7 @@ static void _place(mf_wait_t *w, const mf_wait_sprio_t *mine)
 		for (int t = 0; t < MF_WT_N; t++)
 			p.diff[t] = p.next->w[t] - mine->w[t];
 		/* sprio shows nice as given: it is taken off the sum */
-		p.diff[MF_WT_NICE] = -p.diff[MF_WT_NICE];
+		p.diff[MF_WT_NICE] = 0.0 - p.diff[MF_WT_NICE];
 		p.cross_seconds = mf_age_crossing(
 			p.next->priority - mine->priority, w->d->weight_age,
 			w->d->max_age, p.next->age, mine->age);
