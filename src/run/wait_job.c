@@ -198,9 +198,12 @@ static void _place(mf_wait_t *w, const mf_wait_sprio_t *mine)
 			p.diff[t] = p.next->w[t] - mine->w[t];
 		/* sprio shows nice as given: it is taken off the sum */
 		p.diff[MF_WT_NICE] = 0.0 - p.diff[MF_WT_NICE];
+		/* passing it is being one above it (priorities are whole;
+		 * at equal ones the lower job id goes first) */
 		p.cross_seconds = mf_age_crossing(
-			p.next->priority - mine->priority, w->d->weight_age,
-			w->d->max_age, p.next->age, mine->age);
+			p.next->priority - mine->priority + 1.0,
+			w->d->weight_age, w->d->max_age, p.next->age,
+			mine->age);
 	}
 	g_array_append_val(w->places, p);
 }

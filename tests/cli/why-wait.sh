@@ -65,10 +65,13 @@ lacks() {
 #   101 5400, 102 3000, 110 2100, 118 2000, 123 1800, 130 1100
 # so 4 of 6 are ahead of 123; the first is 101, the one just ahead 118.
 # 118 against 123: age 600 - 200 = 400 theirs, fair-share 400 - 600:
-# 200 ours.  Crossing: PriorityMaxAge 10 d = 864000 s, weight 1000; 118
-# (age 0.6) reaches 1 after 0.4 * 864000 = 345600 s, with the gap still
-# 200; 123 (0.2 + 0.4 = 0.6 then) needs 200 / 1000 = 0.2 more, 172800 s:
-# 518400 s in all = 6 d, at 1700000000 + 518400 = 2023-11-20T22:13:20.
+# 200 ours.  Crossing: 123 passes 118 when it is one above it, 201 to
+# gain (at equal priorities the lower job id, 118, goes first).
+# PriorityMaxAge 10 d = 864000 s, weight 1000; 118 (age 0.6) reaches 1
+# after 0.4 * 864000 = 345600 s, the gap unchanged; 123 (0.2 + 0.4 = 0.6
+# then) needs 201 / 1000 = 0.201 more, 173664 s: 519264 s in all = 6 d 0
+# h 14 min 24 s, shown 6 d 0 h 15 min (minutes rounded up), at
+# 1700000000 + 519264 = 2023-11-20T22:27:44.
 # Partition long: 123 has 2300, 140 has 2000: first of 2.
 # Age per hour: 1000 * 3600 / 864000 = 4.1667 -> 4.2, for (1 - 0.2) *
 # 864000 = 691200 s = 8 d.
@@ -78,7 +81,7 @@ has "priority: the position in batch" 0 \
 	"Partition batch: 4 of 6 pending jobs are ahead of it. Its priority is 1800; the first (job 101) has 5400, the one just ahead (job 118) 2000." \
 	"Against job 118: their age gives 400 more; your fairshare gives 200 more."
 has "priority: the crossing time" 0 \
-	"By age alone it passes job 118 in 6 d 0 h 0 min (2023-11-20T22:13:20)"
+	"By age alone it passes job 118 in 6 d 0 h 15 min (2023-11-20T22:27:44)"
 has "priority: partition long" 0 \
 	"Partition long: first of 2 pending jobs, priority 2300."
 has "priority: age" 0 \
