@@ -53,7 +53,8 @@ static int _dump(const char *dir, const char *name, const char *const *argv,
 		g_strstrip(err);
 		if (empty_ok && !*out)
 			;
-		else if (strstr(err, "Invalid job id"))
+		else if (strstr(err, "Invalid job id") ||
+			 strstr(err, "denied"))
 			mf_cmd_error("why: job %s: no such job (or not yours "
 				     "where PrivateData=jobs hides it): `%s` "
 				     "says: %s", argv[4], cmd, err);

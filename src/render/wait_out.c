@@ -148,6 +148,9 @@ static void _hold_text(FILE *out, const mf_wait_t *w)
 		else if (strstr(r, "RunMinutes"))
 			_say(out, "It lifts as running jobs of the association "
 			     "end and stop charging their TRES-minutes.");
+		else if (w->usage_hidden)
+			_say(out, "The limit and the usage against it are not "
+			     "shown to you (PrivateData=usage).");
 		break;
 	case MF_HOLD_HELD:
 		_say(out, "It is held (priority 0): `scontrol release %s` "
@@ -157,6 +160,10 @@ static void _hold_text(FILE *out, const mf_wait_t *w)
 	case MF_HOLD_RESERVATION:
 		_say(out, "It waits for a reservation%s%s.", d->reservation ?
 		     ": " : "", d->reservation ? d->reservation : "");
+		break;
+	case MF_HOLD_NODES:
+		_say(out, "The nodes it may run on are down, drained or "
+		     "reserved (Slurm's code %s).", r);
 		break;
 	case MF_HOLD_UNKNOWN:
 		_say(out, "mfprio does not know this reason; Slurm's code is "

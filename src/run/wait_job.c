@@ -18,7 +18,8 @@ static const char *const _hold_names[] = {
 	[MF_HOLD_DEPENDENCY] = "dependency", [MF_HOLD_BEGIN] = "begin_time",
 	[MF_HOLD_PARTITION] = "partition_limit", [MF_HOLD_QOS] = "qos_limit",
 	[MF_HOLD_ASSOC] = "association_limit", [MF_HOLD_HELD] = "held",
-	[MF_HOLD_RESERVATION] = "reservation", [MF_HOLD_UNKNOWN] = "other",
+	[MF_HOLD_RESERVATION] = "reservation",
+	[MF_HOLD_NODES] = "nodes_unavailable", [MF_HOLD_UNKNOWN] = "other",
 };
 
 const char *mf_hold_name(mf_hold_t h)
@@ -49,6 +50,10 @@ static mf_hold_t _hold_of(const char *r, const mf_job_line_t *j)
 		return MF_HOLD_ASSOC;
 	if (g_str_has_prefix(r, "Reservation") || strstr(r, "Reserved"))
 		return MF_HOLD_RESERVATION;
+	if (g_str_has_prefix(r, "ReqNodeNotAvail") ||
+	    g_str_has_prefix(r, "Nodes_required") ||
+	    g_str_has_prefix(r, "NodeDown"))
+		return MF_HOLD_NODES;
 	return MF_HOLD_UNKNOWN;
 }
 

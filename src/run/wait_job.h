@@ -30,6 +30,7 @@ typedef enum {
 	MF_HOLD_PRIORITY, MF_HOLD_RESOURCES, MF_HOLD_DEPENDENCY,
 	MF_HOLD_BEGIN, MF_HOLD_PARTITION, MF_HOLD_QOS, MF_HOLD_ASSOC,
 	MF_HOLD_HELD, MF_HOLD_RESERVATION,
+	MF_HOLD_NODES,           /* its nodes down, drained or reserved */
 	MF_HOLD_UNKNOWN          /* shown as Slurm's code */
 } mf_hold_t;
 

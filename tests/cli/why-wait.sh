@@ -195,6 +195,9 @@ has "resources" 0 "It is next in line; it waits for nodes to free up."
 case_dir none None
 why none
 has "none yet" 0 "The scheduler has not looked at it yet."
+case_dir nodes 'ReqNodeNotAvail,_UnavailableNodes:n1'
+why nodes
+has "nodes unavailable" 0 "The nodes it may run on are down, drained or reserved (Slurm's code ReqNodeNotAvail,_UnavailableNodes:n1)."
 case_dir odd FrontEndDown
 why odd
 has "unknown reason shown as Slurm's code" 0 \
@@ -216,6 +219,15 @@ lacks "private: no number it could not know" "of 6 pending" "job 101" \
 why private --json
 has "private --json: position null" 0 '"ahead":null,"own_jobs_ahead":1' \
 	'"jobs": true'
+# a usage limit whose account sshare does not show the user: said so,
+# no figure of it
+case_dir privlimit AssocGrpCPUMinutesLimit
+sed -i 's/^PrivateData .*/PrivateData             = usage/' "$T/privlimit/config"
+grep '|dave|' "$W/sshare" >"$T/privlimit/sshare"
+why privlimit
+has "private limit: said hidden" 0 \
+	"The limit and the usage against it are not shown to you (PrivateData=usage)."
+lacks "private limit: no figure" "cpu-minutes" "decay brings"
 
 # --- errors
 case_dir running None RUNNING

@@ -199,6 +199,7 @@ checks_of() {
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
 			echo "replay test-replay.sh"
+			echo "why test-why.sh"
 		fi
 	else
 		echo "diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree"

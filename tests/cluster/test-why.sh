@@ -16,6 +16,19 @@
 #          associations).
 #   tree   one line per association of `sshare -a -P` (same count, every
 #          user named), and --svg parses as XML.
+#   why JOBID  run by the Unix user who owns the job (runuser, no
+#          privilege; the users of layout-basic.txt, created by cluster.sh
+#          for the tests, submit their own jobs): sprio's last job of debug
+#          waits behind jobs of accounts that used less: its position (jobs
+#          ahead of how many) is the one sprio's rows give, and the term
+#          it names first in the next job's favour is sprio's; a job held by
+#          account a's GrpTRESMins=cpu=1 (a's users used about 90 CPU-s in
+#          run-jobs.sh): the limit, the usage (sshare's RawUsage / 60) and
+#          the lift time ln(60 / RawUsage) / ln(1 - 0.693 / half-life),
+#          within 0.5% of the half-life's own H log2(RawUsage / 60); a job
+#          waiting on a dependency; then under PrivateData=jobs,usage
+#          (scontrol reconfigure): what it could not see, no position and
+#          no other user's job, and another user's job is refused.
 #
 # Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh on the
 # instance of MFPRIO_CLUSTER_INSTANCE (instance.sh).
@@ -32,13 +45,14 @@ start_live
 scontrol update nodename="$NODE" state=drain reason=test-why
 for spec in u1:b u2:c u3:c u4:e u5:f u7:z; do
 	IFS=: read -r u a <<<"$spec"
-	id=$(sbatch --parsable --uid="$u" --gid="$(id -gn "$u")" -A "$a" \
+	id=$(cd /tmp && runuser -u "$u" -- sbatch --parsable -A "$a" \
 		-p debug --qos=normal -n 1 -D /tmp -o /dev/null -J why \
 		--wrap 'sleep 30') || { bad "sbatch as $u"; finish; }
 	ids+=("${id%%;*}")
 done
-# a priority calculation after the submissions (PriorityCalcPeriod)
-sleep 65
+# a priority calculation after the submissions (PriorityCalcPeriod: the
+# next one after the last that ran, which may have run among them)
+wait_calc "$(last_ran)" || { bad "no priority calculation in 150 s"; finish; }
 "$MFPRIO" snapshot "$out/snap" 2>"$out/snapshot.err" ||
 	{ cat "$out/snapshot.err"; bad "mfprio snapshot"; finish; }
 sprio -p debug -o '%i|%Y|%A|%F|%J|%P|%Q' -h >"$out/live.sprio"
@@ -95,5 +109,99 @@ if "$MFPRIO" tree --snapshot "$out/snap" --svg "$out/tree.svg" 2>"$out/svg.err" 
 	ok "tree --svg parses as XML"
 else
 	cat "$out/svg.err"; bad "tree --svg"
+fi
+
+# ---- why JOBID, as the job's owner: sprio's last job of debug
+owner=$(squeue -h -j "$last" -o %u)
+runuser -u "$owner" -- "$MFPRIO" why "$last" >"$out/wait.out" 2>"$out/wait.err"
+rc=$?
+sprio -p debug -o '%i|%Y|%A|%F|%J|%P|%Q' -h >"$out/wait.sprio"
+tr -s '\n ' '  ' <"$out/wait.out" >"$out/wait.flat"
+# ahead: a higher priority, or the same and a lower job id; the next one
+# ahead is the lowest of those; its terms minus the job's, largest first
+read -r ahead rows term by < <(awk -F'|' -v j="$last" '
+	{ id[NR] = $1 + 0; p[NR] = $2 + 0; for (i = 3; i <= 7; i++) f[NR, i] = $i + 0
+	  if ($1 + 0 == j) me = NR }
+	END { n = 0; nx = 0
+	  for (r = 1; r <= NR; r++) if (p[r] > p[me] || (p[r] == p[me] && id[r] < id[me])) {
+		n++; if (!nx || p[r] < p[nx] || (p[r] == p[nx] && id[r] > id[nx])) nx = r }
+	  split("x x age fairshare jobsize partition qos", name, " "); best = 0; t = "-"
+	  for (i = 3; i <= 7; i++) if (nx && f[nx, i] - f[me, i] > best) { best = f[nx, i] - f[me, i]; t = name[i] }
+	  print n, NR, t, best }' "$out/wait.sprio")
+say "sprio: job $last ($owner) has $ahead of $rows ahead; next's largest term $term +$by"
+if [[ $rc == 0 ]] && grep -qF "Partition debug: $ahead of $rows pending jobs are ahead of it." "$out/wait.flat"; then
+	ok "why JOBID as $owner: $ahead of $rows ahead, as sprio's rows"
+else
+	cat "$out/wait.out" "$out/wait.err"; bad "why JOBID: the position"
+fi
+if [[ $term != - ]] && grep -qF "their $term gives $by more" "$out/wait.flat"; then
+	ok "why JOBID: the next job's $term gives $by more, as sprio"
+else
+	bad "why JOBID: wanted 'their $term gives $by more'"
+fi
+
+# ---- a GrpTRESMins limit, a dependency
+scancel "${ids[@]}"
+ids=()
+sacctmgr -i modify account where name=a cluster="$CLUSTER_NAME" set GrpTRESMins=cpu=1 >/dev/null ||
+	{ bad "sacctmgr GrpTRESMins"; finish; }
+scontrol update nodename="$NODE" state=resume
+lim=$(cd /tmp && runuser -u u2 -- sbatch --parsable -A c -p debug -n 1 -t 1 \
+	-D /tmp -o /dev/null -J lim --wrap 'sleep 5')
+dep=$(cd /tmp && runuser -u u4 -- sbatch --parsable -A e -p debug -n 1 -t 1 \
+	-D /tmp -o /dev/null -J dep --dependency=afterok:"$lim" --wrap 'sleep 5')
+ids+=("$lim" "$dep")
+for _ in $(seq 30); do
+	[[ $(squeue -h -j "$lim" -o %r) == AssocGrpCPUMinutesLimit ]] && break
+	sleep 1
+done
+runuser -u u2 -- "$MFPRIO" why "$lim" --json >"$out/lim.json" 2>"$out/lim.err"
+raw=$(sshare -P -n -A a -o Account,User,RawUsage | awk -F'|' '$1 ~ /^ *a$/ && $2 == "" { print $3 }')
+hl=$(scontrol show config | awk '$1 == "PriorityDecayHalfLife" { print $3 }')
+say "job $lim: $(squeue -h -j "$lim" -o %r); account a RawUsage $raw; half-life $hl"
+# 7-00:00:00 is 604800 s; Slurm decays by D = 1 - 0.693 / 604800 a second
+if python3 - "$out/lim.json" "$raw" <<'PY'
+import json, math, sys
+j = json.load(open(sys.argv[1])); raw = float(sys.argv[2]); H = 604800
+lim = j["limit"]
+want = math.log(60 / raw) / math.log(1 - 0.693 / H)
+half = H * math.log2(raw / 60)
+print("limit", lim["limit"], "used", lim["used"], "lift", lim["lift_seconds"],
+      "hand", round(want), "half-life", round(half))
+sys.exit(not (j["reason"] == "AssocGrpCPUMinutesLimit" and lim["account"] == "a"
+	      and lim["limit"] == 1 and abs(lim["used"] - raw / 60) < 1e-9
+	      and abs(lim["lift_seconds"] - want) < 1
+	      and abs(lim["lift_seconds"] - half) < 0.005 * half))
+PY
+then
+	ok "why JOBID: GrpTRESMins limit, usage and lift time by hand"
+else
+	cat "$out/lim.json" "$out/lim.err"; bad "why JOBID: the GrpTRESMins limit"
+fi
+runuser -u u4 -- "$MFPRIO" why "$dep" >"$out/dep.out" 2>&1
+if grep -qF "Dependency=afterok:$lim(unfulfilled)" "$out/dep.out"; then
+	ok "why JOBID: the dependency on job $lim"
+else
+	cat "$out/dep.out"; bad "why JOBID: the dependency"
+fi
+
+# ---- PrivateData=jobs,usage
+echo "PrivateData=jobs,usage" >>"$DIR/etc/priority.conf"
+scontrol reconfigure
+runuser -u u2 -- "$MFPRIO" why "$lim" >"$out/private.out" 2>&1
+tr -s '\n ' '  ' <"$out/private.out" >"$out/private.flat"
+if grep -qF "What it could not see (PrivateData=jobs,usage):" "$out/private.flat" &&
+	grep -qF "its position is unknown" "$out/private.flat" &&
+	! grep -qE "pending jobs are ahead|first of|\(job [0-9]+\)" "$out/private.flat"; then
+	ok "why JOBID under PrivateData: says what was hidden, no position"
+else
+	cat "$out/private.out"; bad "why JOBID under PrivateData"
+fi
+if runuser -u u2 -- "$MFPRIO" why "$dep" >"$out/other.out" 2>&1; then
+	cat "$out/other.out"; bad "why JOBID: another user's job under PrivateData"
+elif grep -qF "not yours" "$out/other.out"; then
+	ok "why JOBID: another user's job refused under PrivateData"
+else
+	cat "$out/other.out"; bad "why JOBID: another user's job, the message"
 fi
 finish
