@@ -156,6 +156,7 @@ for _ in $(seq 30); do
 	sleep 1
 done
 runuser -u u2 -- "$MFPRIO" why "$lim" --json >"$out/lim.json" 2>"$out/lim.err"
+runuser -u u2 -- "$MFPRIO" why "$lim" >"$out/lim.out" 2>&1
 raw=$(sshare -P -n -A a -o Account,User,RawUsage | awk -F'|' '$1 ~ /^ *a$/ && $2 == "" { print $3 }')
 hl=$(scontrol show config | awk '$1 == "PriorityDecayHalfLife" { print $3 }')
 say "job $lim: $(squeue -h -j "$lim" -o %r); account a RawUsage $raw; half-life $hl"
