@@ -17,19 +17,34 @@ const char *const mf_wait_term_name[MF_WT_N] = {
 	"site",
 };
 
-/* The whole of DIR/NAME in *TEXT.  Returns 0, or -1 with errp naming
- * the file. */
-static int _slurp(const char *dir, const char *name, char **text,
-		  mf_error_t *errp)
+/* What the walker hands each line of a dump to: the line TEXT (its own
+ * copy), the file's PATH and its LINE number.  Returns 0 to go on, 1 to
+ * stop, -1 with errp set. */
+typedef int (*_line_fn)(mf_wait_dump_t *d, char *text, const char *path,
+			int line, void *arg, mf_error_t *errp);
+
+/* Hand each non-empty line of DIR/NAME to FN.  Returns -1 with errp
+ * naming the file it cannot read or FN's error, else 0, or 1 if FN
+ * stopped. */
+static int _each_line(const char *dir, const char *name, mf_wait_dump_t *d,
+		      _line_fn fn, void *arg, mf_error_t *errp)
 {
-	char *path = g_build_filename(dir, name, NULL);
+	char *text, **lines, *path = g_build_filename(dir, name, NULL);
 	GError *gerr = NULL;
 	int rc = 0;
 
-	if (!g_file_get_contents(path, text, NULL, &gerr)) {
+	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
 		rc = mf_errprintf(errp, "%s: %s", path, gerr->message);
 		g_error_free(gerr);
+		g_free(path);
+		return rc;
 	}
+	lines = g_strsplit(text, "\n", -1);
+	g_free(text);
+	for (int n = 0; lines[n] && !rc; n++)
+		if (*lines[n])
+			rc = fn(d, lines[n], path, n + 1, arg, errp);
+	g_strfreev(lines);
 	g_free(path);
 	return rc;
 }
@@ -52,8 +67,18 @@ static int _num(const char *s, double *out, const char *path, int line,
 	return 0;
 }
 
-/* The value of KEY=VALUE word KEY on job line L (NULL: none), new. */
-static char *_job_word(const char *l, const char *key)
+/* S kept in D's strings.  Returns the copy. */
+static const char *_keep(mf_wait_dump_t *d, const char *s)
+{
+	if (!d->strings)
+		d->strings = g_string_chunk_new(256);
+	return g_string_chunk_insert(d->strings, s);
+}
+
+/* The value of KEY=VALUE word KEY on job line L (NULL: none), kept in
+ * D's strings. */
+static const char *_job_word(mf_wait_dump_t *d, const char *l,
+			     const char *key)
 {
 	char *k = g_strdup_printf(" %s=", key);
 	const char *p = strstr(l, k);
@@ -68,7 +93,11 @@ static char *_job_word(const char *l, const char *key)
 		}
 	}
 	g_free(k);
-	return v;
+	if (!v)
+		return NULL;
+	p = _keep(d, v);
+	g_free(v);
+	return p;
 }
 
 /* Whether line L may be the line of job ID: "JobId=ID " at its start,
@@ -91,49 +120,29 @@ static bool _may_be(const char *l, const char *id)
 	return r;
 }
 
-static int _load_job(const char *dir, const char *id, mf_wait_dump_t *d,
-		     mf_error_t *errp)
+/* A line of the jobs dump: job ID's (ARG) is parsed and kept.  Returns
+ * 1 once found. */
+static int _job_line(mf_wait_dump_t *d, char *l, const char *path, int n,
+		     void *arg, mf_error_t *errp)
 {
-	char *text, *path = g_build_filename(dir, MF_SNAP_JOBS, NULL);
-	char **lines;
-	int rc = 1;
+	const char *id = arg;
+	const char *st;
 
-	if (_slurp(dir, MF_SNAP_JOBS, &text, errp)) {
-		g_free(path);
+	if (!_may_be(l, id))
+		return 0;
+	if (!(d->job = mf_job_line_parse(l, path, n, errp)))
 		return -1;
+	if (!mf_job_named(d->job, id)) {
+		mf_job_line_free(d->job);
+		d->job = NULL;
+		return 0;
 	}
-	lines = g_strsplit(text, "\n", -1);
-	g_free(text);
-	for (int n = 0; lines[n] && rc == 1; n++) {
-		char *st;
-
-		if (!_may_be(lines[n], id))
-			continue;
-		d->job = mf_job_line_parse(lines[n], path, n + 1, errp);
-		if (!d->job) {
-			rc = -1;
-			break;
-		}
-		if (!mf_job_named(d->job, id)) {
-			mf_job_line_free(d->job);
-			d->job = NULL;
-			continue;
-		}
-		rc = 0;
-		d->dependency = _job_word(lines[n], "Dependency");
-		d->reservation = _job_word(lines[n], "Reservation");
-		st = _job_word(lines[n], "StartTime");
-		if (st && g_ascii_isdigit(*st))
-			mf_time_point(st, 0, &d->start_time, NULL);
-		g_free(st);
-	}
-	if (rc == 1)
-		mf_errprintf(errp, "job %s is not in %s: no such job, or one "
-			     "that is not yours under PrivateData=jobs", id,
-			     path);
-	g_strfreev(lines);
-	g_free(path);
-	return rc;
+	d->dependency = _job_word(d, l, "Dependency");
+	d->reservation = _job_word(d, l, "Reservation");
+	st = _job_word(d, l, "StartTime");
+	if (st && g_ascii_isdigit(*st))
+		mf_time_point(st, 0, &d->start_time, NULL);
+	return 1;
 }
 
 /* A duration of `scontrol show config` ("7-00:00:00", "00:05:00", "5
@@ -155,53 +164,37 @@ static int _duration(const char *v, uint32_t *secs, const char *path,
 	return 0;
 }
 
-static int _load_config(const char *dir, mf_wait_dump_t *d,
-			mf_error_t *errp)
+/* A "Key = Value" line of `scontrol show config`: the settings read. */
+static int _config_line(mf_wait_dump_t *d, char *l, const char *path, int n,
+			void *arg, mf_error_t *errp)
 {
-	char *text, **lines, *path = g_build_filename(dir, MF_SNAP_CONFIG,
-						      NULL);
-	int rc = 0;
+	char *eq = strstr(l, " = "), *k, *v;
 
-	if (_slurp(dir, MF_SNAP_CONFIG, &text, errp)) {
-		g_free(path);
-		return -1;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	g_free(text);
-	d->half_life = 7 * 86400;
-	d->max_age = 7 * 86400;
-	d->calc_period = 300;
-	d->damp = 1;
-	for (int n = 0; lines[n] && !rc; n++) {
-		char *eq = strstr(lines[n], " = "), *k, *v;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		k = g_strstrip(lines[n]);
-		v = g_strstrip(eq + 3);
-		if (!strcmp(k, "PriorityDecayHalfLife"))
-			rc = _duration(v, &d->half_life, path, n + 1, errp);
-		else if (!strcmp(k, "PriorityMaxAge"))
-			rc = _duration(v, &d->max_age, path, n + 1, errp);
-		else if (!strcmp(k, "PriorityCalcPeriod"))
-			rc = _duration(v, &d->calc_period, path, n + 1, errp);
-		else if (!strcmp(k, "PriorityWeightAge"))
-			rc = _num(v, &d->weight_age, path, n + 1, k, errp);
-		else if (!strcmp(k, "PriorityWeightFairShare"))
-			rc = _num(v, &d->weight_fs, path, n + 1, k, errp);
-		else if (!strcmp(k, "FairShareDampeningFactor"))
-			d->damp = (uint16_t) strtoul(v, NULL, 10);
-		else if (!strcmp(k, "PrivateData"))
-			d->private_data = g_strdup(v);
-		else if (!strcmp(k, "PriorityFlags"))
-			d->priority_flags = g_strdup(v);
-		else if (!strcmp(k, "AccountingStorageEnforce"))
-			d->safe_limits = strstr(v, "safe") != NULL;
-	}
-	g_strfreev(lines);
-	g_free(path);
-	return rc;
+	(void) arg;
+	if (!eq)
+		return 0;
+	*eq = '\0';
+	k = g_strstrip(l);
+	v = g_strstrip(eq + 3);
+	if (!strcmp(k, "PriorityDecayHalfLife"))
+		return _duration(v, &d->half_life, path, n, errp);
+	if (!strcmp(k, "PriorityMaxAge"))
+		return _duration(v, &d->max_age, path, n, errp);
+	if (!strcmp(k, "PriorityCalcPeriod"))
+		return _duration(v, &d->calc_period, path, n, errp);
+	if (!strcmp(k, "PriorityWeightAge"))
+		return _num(v, &d->weight_age, path, n, k, errp);
+	if (!strcmp(k, "PriorityWeightFairShare"))
+		return _num(v, &d->weight_fs, path, n, k, errp);
+	if (!strcmp(k, "FairShareDampeningFactor"))
+		d->damp = (uint16_t) strtoul(v, NULL, 10);
+	else if (!strcmp(k, "PrivateData"))
+		d->private_data = _keep(d, v);
+	else if (!strcmp(k, "PriorityFlags"))
+		d->priority_flags = _keep(d, v);
+	else if (!strcmp(k, "AccountingStorageEnforce"))
+		d->safe_limits = strstr(v, "safe") != NULL;
+	return 0;
 }
 
 /* Split the '|' line L of PATH into exactly N fields in *F (new).
@@ -225,58 +218,33 @@ static int _fields(const char *l, guint n, char ***f, const char *path,
 	return 0;
 }
 
-static int _sprio_row(char **f, mf_wait_sprio_t *r, const char *path,
-		      int line, mf_error_t *errp)
+/* A row of sprio: its fields F into a new entry of D->sprio. */
+static int _sprio_row(mf_wait_dump_t *d, char *l, const char *path,
+		      int line, void *arg, mf_error_t *errp)
 {
-	char *end;
-	unsigned long id = strtoul(g_strstrip(f[0]), &end, 10);
+	mf_wait_sprio_t r = { 0 };
+	char **f, *end;
+	unsigned long id;
+	int rc;
 
-	if (!*f[0] || *end || id > UINT32_MAX)
-		return mf_errprintf(errp, "%s:%d: job id '%s' is not a "
-				    "number", path, line, f[0]);
-	r->job_id = (uint32_t) id;
-	r->partition = mf_jobs_intern(g_strstrip(f[1]));
-	r->user = mf_jobs_intern(g_strstrip(f[2]));
-	if (_num(f[3], &r->priority, path, line, "priority", errp) ||
-	    _num(f[4], &r->age, path, line, "age factor", errp))
+	(void) arg;
+	if (_fields(l, 5 + MF_WT_N, &f, path, line, errp))
 		return -1;
-	for (int t = 0; t < MF_WT_N; t++)
-		if (_num(f[5 + t], &r->w[t], path, line,
-			 mf_wait_term_name[t], errp))
-			return -1;
-	return 0;
-}
-
-static int _load_sprio(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
-{
-	char *text, **lines, *path = g_build_filename(dir, MF_SNAP_SPRIO,
-						      NULL);
-	int rc = 0;
-
-	if (_slurp(dir, MF_SNAP_SPRIO, &text, errp)) {
-		g_free(path);
-		return -1;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	g_free(text);
-	d->sprio = g_array_new(FALSE, TRUE, sizeof(mf_wait_sprio_t));
-	for (int n = 0; lines[n] && !rc; n++) {
-		mf_wait_sprio_t r = { 0 };
-		char **f;
-
-		/* an empty dump: sprio's "Unable to find jobs ..." went to
-		 * stderr; so did its header (-h) */
-		if (!*lines[n])
-			continue;
-		if ((rc = _fields(lines[n], 5 + MF_WT_N, &f, path, n + 1,
-				  errp)))
-			break;
-		if (!(rc = _sprio_row(f, &r, path, n + 1, errp)))
-			g_array_append_val(d->sprio, r);
-		g_strfreev(f);
-	}
-	g_strfreev(lines);
-	g_free(path);
+	id = strtoul(g_strstrip(f[0]), &end, 10);
+	rc = !*f[0] || *end || id > UINT32_MAX ?
+		mf_errprintf(errp, "%s:%d: job id '%s' is not a number",
+			     path, line, f[0]) :
+		_num(f[3], &r.priority, path, line, "priority", errp) ||
+		_num(f[4], &r.age, path, line, "age factor", errp) ? -1 : 0;
+	for (int t = 0; !rc && t < MF_WT_N; t++)
+		rc = _num(f[5 + t], &r.w[t], path, line,
+			  mf_wait_term_name[t], errp);
+	r.job_id = (uint32_t) id;
+	r.partition = mf_jobs_intern(g_strstrip(f[1]));
+	r.user = mf_jobs_intern(g_strstrip(f[2]));
+	if (!rc)
+		g_array_append_val(d->sprio, r);
+	g_strfreev(f);
 	return rc;
 }
 
@@ -284,11 +252,7 @@ static void _sshare_free(gpointer p)
 {
 	mf_wait_sshare_t *s = p;
 
-	g_free(s->account);
-	g_free(s->user);
-	g_free(s->grp_tres_mins);
-	g_free(s->grp_tres_raw);
-	g_free(s->tres_run_mins);
+	g_strfreev(s->fields);
 	g_free(s);
 }
 
@@ -303,59 +267,33 @@ static int _snum(const char *s, double *out, const char *path, int line,
 	return _num(s, out, path, line, what, errp);
 }
 
-static int _sshare_row(char **f, mf_wait_sshare_t *s, const char *path,
-		       int line, mf_error_t *errp)
+/* A row of sshare into a new entry of D->sshare, which keeps its fields
+ * (the strings point into them). */
+static int _sshare_row(mf_wait_dump_t *d, char *l, const char *path,
+		       int line, void *arg, mf_error_t *errp)
 {
-	const char *a = f[0];
+	mf_wait_sshare_t *s;
+	char **f;
 
-	while (*a == ' ') {
-		a++;
+	(void) arg;
+	if (_fields(l, 10, &f, path, line, errp))
+		return -1;
+	s = g_new0(mf_wait_sshare_t, 1);
+	g_ptr_array_add(d->sshare, s);
+	s->fields = f;
+	for (s->account = f[0]; *s->account == ' '; s->account++)
 		s->depth++;
-	}
-	s->account = g_strdup(a);
-	s->user = *f[1] ? g_strdup(f[1]) : NULL;
-	s->grp_tres_mins = g_strdup(f[7]);
-	s->grp_tres_raw = g_strdup(f[8]);
-	s->tres_run_mins = g_strdup(f[9]);
-	if (!*a)
+	s->user = *f[1] ? f[1] : NULL;
+	s->grp_tres_mins = f[7];
+	s->grp_tres_raw = f[8];
+	s->tres_run_mins = f[9];
+	if (!*s->account)
 		return mf_errprintf(errp, "%s:%d: no account", path, line);
 	return _snum(f[2], &s->norm_shares, path, line, "NormShares", errp) ||
 	       _snum(f[3], &s->raw_usage, path, line, "RawUsage", errp) ||
 	       _snum(f[4], &s->eff_usage, path, line, "EffectvUsage", errp) ||
 	       _snum(f[5], &s->fairshare, path, line, "FairShare", errp) ||
 	       _snum(f[6], &s->level_fs, path, line, "LevelFS", errp) ? -1 : 0;
-}
-
-static int _load_sshare(const char *dir, mf_wait_dump_t *d,
-			mf_error_t *errp)
-{
-	char *text, **lines, *path = g_build_filename(dir, MF_SNAP_SSHARE,
-						      NULL);
-	int rc = 0;
-
-	if (_slurp(dir, MF_SNAP_SSHARE, &text, errp)) {
-		g_free(path);
-		return -1;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	g_free(text);
-	d->sshare = g_ptr_array_new_with_free_func(_sshare_free);
-	for (int n = 0; lines[n] && !rc; n++) {
-		mf_wait_sshare_t *s;
-		char **f;
-
-		if (!*lines[n])
-			continue;
-		if ((rc = _fields(lines[n], 10, &f, path, n + 1, errp)))
-			break;
-		s = g_new0(mf_wait_sshare_t, 1);
-		g_ptr_array_add(d->sshare, s);
-		rc = _sshare_row(f, s, path, n + 1, errp);
-		g_strfreev(f);
-	}
-	g_strfreev(lines);
-	g_free(path);
-	return rc;
 }
 
 int mf_wait_dump_load(const char *dir, const char *job_id,
@@ -369,10 +307,27 @@ int mf_wait_dump_load(const char *dir, const char *job_id,
 	d->now = snap.taken;
 	mf_snapdir_clear(&snap);
 	mf_jkeys_init();
-	if ((rc = _load_job(dir, job_id, d, errp)))
-		return rc;
-	if (_load_config(dir, d, errp) || _load_sprio(dir, d, errp) ||
-	    _load_sshare(dir, d, errp))
+	rc = _each_line(dir, MF_SNAP_JOBS, d, _job_line, (void *) job_id,
+			errp);
+	if (rc < 0)
+		return -1;
+	if (!rc) {
+		mf_errprintf(errp, "job %s is not in %s/%s: no such job, or one "
+			     "that is not yours under PrivateData=jobs",
+			     job_id, dir, MF_SNAP_JOBS);
+		return 1;
+	}
+	/* defaults: Slurm's, for a dump without the keys */
+	d->half_life = d->max_age = 7 * 86400;
+	d->calc_period = 300;
+	d->damp = 1;
+	d->sprio = g_array_new(FALSE, TRUE, sizeof(mf_wait_sprio_t));
+	d->sshare = g_ptr_array_new_with_free_func(_sshare_free);
+	/* an empty sprio dump: nothing pending the user may see (sprio said
+	 * so on stderr) */
+	if (_each_line(dir, MF_SNAP_CONFIG, d, _config_line, NULL, errp) ||
+	    _each_line(dir, MF_SNAP_SPRIO, d, _sprio_row, NULL, errp) ||
+	    _each_line(dir, MF_SNAP_SSHARE, d, _sshare_row, NULL, errp))
 		return -1;
 	return 0;
 }
@@ -380,14 +335,9 @@ int mf_wait_dump_load(const char *dir, const char *job_id,
 void mf_wait_dump_clear(mf_wait_dump_t *d)
 {
 	mf_job_line_free(d->job);
-	g_free(d->dependency);
-	g_free(d->reservation);
-	g_free(d->private_data);
-	g_free(d->priority_flags);
-	if (d->sprio)
-		g_array_free(d->sprio, TRUE);
-	if (d->sshare)
-		g_ptr_array_free(d->sshare, TRUE);
+	g_clear_pointer(&d->strings, g_string_chunk_free);
+	g_clear_pointer(&d->sprio, g_array_unref);
+	g_clear_pointer(&d->sshare, g_ptr_array_unref);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -61,17 +61,21 @@ typedef struct {
 
 /* One row of sshare: an account (user NULL) or a user's association. */
 typedef struct {
-	char *account, *user;
+	char **fields;           /* the row's, owned; the strings below
+				  * point into them */
+	const char *account, *user;  /* user NULL: an account's row */
 	int depth;               /* the account name's indent */
 	double norm_shares, raw_usage, eff_usage, fairshare, level_fs;
-	char *grp_tres_mins, *grp_tres_raw, *tres_run_mins;  /* "cpu=N,..." */
+	const char *grp_tres_mins, *grp_tres_raw, *tres_run_mins;
+				 /* "cpu=N,..." */
 } mf_wait_sshare_t;
 
 typedef struct {
 	time_t now;              /* the time file */
 	mf_job_line_t *job;
-	char *dependency;        /* Dependency=, or NULL ("(null)") */
-	char *reservation;       /* Reservation=, or NULL */
+	GStringChunk *strings;   /* owns the strings below */
+	const char *dependency;  /* Dependency=, or NULL ("(null)") */
+	const char *reservation; /* Reservation=, or NULL */
 	time_t start_time;       /* StartTime= (0: Unknown) */
 	/* scontrol show config */
 	uint32_t half_life;      /* PriorityDecayHalfLife, seconds */
@@ -79,8 +83,8 @@ typedef struct {
 	uint32_t calc_period;    /* PriorityCalcPeriod, seconds */
 	double weight_age, weight_fs;
 	uint16_t damp;           /* FairShareDampeningFactor */
-	char *private_data;      /* PrivateData, e.g. "jobs,usage" */
-	char *priority_flags;
+	const char *private_data;    /* PrivateData, e.g. "jobs,usage" */
+	const char *priority_flags;
 	bool safe_limits;        /* AccountingStorageEnforce has "safe" */
 	GArray *sprio;           /* mf_wait_sprio_t, in sprio's order */
 	GPtrArray *sshare;       /* mf_wait_sshare_t*, in sshare's order */

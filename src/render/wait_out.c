@@ -378,31 +378,40 @@ static void _place_json(mf_json_t *j, const mf_wait_t *w,
 	mf_json_end_object(j);
 }
 
+/* The fair-share figures of now and of an outlook, V: raw usage,
+ * effective usage, LevelFS, factor. */
+static void _fs_figures(mf_json_t *j, const double v[4])
+{
+	static const char *const keys[4] = { "raw_usage", "effective_usage",
+					     "level_fs", "factor" };
+
+	for (int k = 0; k < 4; k++)
+		_jnum(j, keys[k], v[k]);
+}
+
 static void _fs_json(mf_json_t *j, const mf_wait_t *w)
 {
 	const mf_wait_sshare_t *a = w->assoc;
+	const double now[4] = { a->raw_usage, a->eff_usage, a->level_fs,
+				a->fairshare };
 
 	mf_json_begin_object(j, "fairshare");
 	mf_json_string(j, "account", a->account);
 	mf_json_string(j, "user", a->user);
-	_jnum(j, "raw_usage", a->raw_usage);
-	_jnum(j, "effective_usage", a->eff_usage);
+	_fs_figures(j, now);
 	_jnum(j, "norm_shares", a->norm_shares);
-	_jnum(j, "level_fs", a->level_fs);
-	_jnum(j, "factor", a->fairshare);
 	_jnum(j, "running_cpu_minutes",
 	      mf_wait_tres_count(a->tres_run_mins, "cpu"));
 	mf_json_begin_array(j, "outlook");
 	for (int k = 0; k < 3; k++) {
 		const mf_wait_outlook_t *o = &w->outlook[k];
+		const double then[4] = { o->raw_usage, o->eff_usage,
+					 o->level_fs, o->fairshare };
 
 		mf_json_begin_object(j, NULL);
 		mf_json_string(j, "after", o->when);
 		mf_json_double(j, "seconds", o->seconds);
-		_jnum(j, "raw_usage", o->raw_usage);
-		_jnum(j, "effective_usage", o->eff_usage);
-		_jnum(j, "level_fs", o->level_fs);
-		_jnum(j, "factor", o->fairshare);
+		_fs_figures(j, then);
 		mf_json_end_object(j);
 	}
 	mf_json_end_array(j);
@@ -422,6 +431,11 @@ void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 	mf_json_int(&j, "time", (int64_t) d->now);
 	mf_json_string(&j, "reason", d->job->reason ? d->job->reason : "None");
 	mf_json_string(&j, "hold", mf_hold_name(w->hold));
+	mf_json_begin_object(&j, "hidden");
+	mf_json_bool(&j, "jobs", w->jobs_hidden);
+	mf_json_bool(&j, "usage", w->usage_hidden);
+	mf_json_bool(&j, "users", w->users_hidden);
+	mf_json_end_object(&j);
 	if (d->dependency)
 		mf_json_string(&j, "dependency", d->dependency);
 	if (d->reservation)
@@ -452,11 +466,6 @@ void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 		mf_json_end_object(&j);
 	}
 	mf_json_end_array(&j);
-	mf_json_begin_object(&j, "hidden");
-	mf_json_bool(&j, "jobs", w->jobs_hidden);
-	mf_json_bool(&j, "usage", w->usage_hidden);
-	mf_json_bool(&j, "users", w->users_hidden);
-	mf_json_end_object(&j);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
 }

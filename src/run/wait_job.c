@@ -334,9 +334,7 @@ int mf_wait_describe(const mf_wait_dump_t *d, mf_wait_t *w,
 
 void mf_wait_clear(mf_wait_t *w)
 {
-	if (w->places)
-		g_array_free(w->places, TRUE);
-	if (w->alts)
-		g_array_free(w->alts, TRUE);
+	g_clear_pointer(&w->places, g_array_unref);
+	g_clear_pointer(&w->alts, g_array_unref);
 	memset(w, 0, sizeof(*w));
 }

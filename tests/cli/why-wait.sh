@@ -38,15 +38,16 @@ why() {
 has() {
 	name=$1 want=$2
 	shift 2
-	if [ "$rc" != "$want" ]; then
-		echo "# exit status $rc, wanted $want"; bad "$name"; return
-	fi
+	miss=
 	for t in "$@"; do
-		if ! grep -qF -- "$t" "$T/flat"; then
-			echo "# missing: $t"; bad "$name"; return
-		fi
+		grep -qF -- "$t" "$T/flat" || miss="$miss; missing: $t"
 	done
-	ok "$name"
+	if [ "$rc" = "$want" ] && [ -z "$miss" ]; then
+		ok "$name"
+	else
+		echo "# exit status $rc (wanted $want)$miss"
+		bad "$name"
+	fi
 }
 
 # lacks NAME TEXT...: the last run's text holds none of TEXT.
@@ -62,8 +63,9 @@ lacks() {
 }
 
 # --- priority.  sprio's rows of partition batch, by priority:
-#   101 5400, 102 3000, 110 2100, 118 2000, 123 1800, 130 1100
-# so 4 of 6 are ahead of 123; the first is 101, the one just ahead 118.
+#   101 5400, 102 3000, 110 2100, 118 2000, 123 1800, 125 1800, 130 1100
+# so 4 of 7 are ahead of 123 (125 has the same priority and a higher job
+# id: behind); the first is 101, the one just ahead 118.
 # 118 against 123: age 600 - 200 = 400 theirs, fair-share 400 - 600:
 # 200 ours.  Crossing: 123 passes 118 when it is one above it, 201 to
 # gain (at equal priorities the lower job id, 118, goes first).
@@ -78,7 +80,7 @@ lacks() {
 case_dir prio Priority
 why prio
 has "priority: the position in batch" 0 \
-	"Partition batch: 4 of 6 pending jobs are ahead of it. Its priority is 1800; the first (job 101) has 5400, the one just ahead (job 118) 2000." \
+	"Partition batch: 4 of 7 pending jobs are ahead of it. Its priority is 1800; the first (job 101) has 5400, the one just ahead (job 118) 2000." \
 	"Against job 118: their age gives 400 more; your fairshare gives 200 more."
 has "priority: the crossing time" 0 \
 	"By age alone it passes job 118 in 6 d 0 h 15 min (2023-11-20T22:27:44)"
@@ -108,7 +110,7 @@ has "priority: another account ranks higher" 0 \
 lacks "priority: nothing hidden" "What it could not see"
 why prio --json
 has "priority --json: the same figures" 0 \
-	'{"partition":"batch","priority":1800,"ahead":4,"pending":6,"head_job":101,"head_priority":5400,"next_job":118,"next_priority":2000,"next_minus_yours":{"age":400,"assoc":0,"fairshare":-200,"jobsize":0,"partition":0,"qos":0,"nice":0,"site":0}' \
+	'{"partition":"batch","priority":1800,"ahead":4,"pending":7,"head_job":101,"head_priority":5400,"next_job":118,"next_priority":2000,"next_minus_yours":{"age":400,"assoc":0,"fairshare":-200,"jobsize":0,"partition":0,"qos":0,"nice":0,"site":0}' \
 	'"age_per_hour": 4.166666666666667' '{"account":"chem","factor":0.6,"gain":5400}' \
 	'"hidden": { "jobs": false,'
 if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out"; then
@@ -214,7 +216,7 @@ why private
 has "private: what it could not see" 0 \
 	"Partition batch: its priority is 1800; 1 of your own jobs are ahead of it. The other users' jobs are hidden (PrivateData=jobs): its position is unknown." \
 	"What it could not see (PrivateData=jobs,usage):"
-lacks "private: no number it could not know" "of 6 pending" "job 101" \
+lacks "private: no number it could not know" "of 7 pending" "job 101" \
 	"has 5400" "job 118" "job 140" "first of"
 why private --json
 has "private --json: position null" 0 '"ahead":null,"own_jobs_ahead":1' \
