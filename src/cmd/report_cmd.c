@@ -161,8 +161,9 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 	_buf_close(&ck);
 	_buf_close(&qu);
 	src = io->live ? g_strdup("the live cluster (mfprio report --live)")
-		       : g_strdup_printf("snapshot %s", io->o.snapshot ?
-					 io->o.snapshot : io->o.conf);
+		       : io->o.snapshot ?
+		       g_strdup_printf("snapshot %s", io->o.snapshot) :
+		       g_strdup_printf("the files of --conf %s", io->o.conf);
 	{
 		mf_report_t rep = {
 			.cluster = c->cluster, .source = src,

@@ -89,7 +89,7 @@
     "its shares among its siblings. Click or Enter on an account to zoom into it, Escape to go back; " +
     "hover or focus a box for its figures.</p>" +
     "<div class=\"bar-row\"><form id=\"find-form\"><label for=\"find\">Find an account or user </label>" +
-    "<input id=\"find\" list=\"names\" autocomplete=\"off\" size=\"18\" placeholder=\"name or account/user\">" +
+    "<input id=\"find\" list=\"names\" autocomplete=\"off\" size=\"24\" placeholder=\"name or account/user\">" +
     "<button type=\"submit\">Find</button></form><span id=\"find-msg\" role=\"status\"></span>" +
     "<button id=\"back\" type=\"button\">Back (Esc)</button>" +
     "<nav id=\"crumbs\" aria-label=\"Zoomed into\"></nav></div>" +
@@ -122,20 +122,34 @@
     document.getElementById("info-dl").innerHTML = h;
   }
 
-  /* draw VIEW's subtree sideways: a column per level (the view's own a
-   * narrow one), each box's height its share of its parent's, at least a
-   * pixel; a name where the box is a line (11 px) high */
+  /* draw VIEW's subtree sideways: a column per level that has a box to
+   * show (the view's own a narrow one), each box's height its share of
+   * its parent's, at least a pixel; a name where the box is a line (11
+   * px) high */
   function draw() {
-    var W = ice.clientWidth, H = ice.clientHeight;
-    var rows = height(view), first = rows > 1 ? Math.min(120, W / rows) : W;
-    var cw = rows > 1 ? (W - first) / (rows - 1) : W;
+    var W = ice.clientWidth, H = ice.clientHeight, boxes = [], cols = 1;
+    (function place(n, y, h, d) {
+      boxes.push([n, y, h, d]);
+      cols = Math.max(cols, d + 1);
+      var sum = 0;
+      n.kids.forEach(function (k) { sum += weight(k); });
+      if (!sum) return;
+      n.kids.forEach(function (k) {
+        var kh = h * weight(k) / sum;
+        if (kh >= 1) place(k, y, kh, d + 1);
+        y += kh;
+      });
+    })(view, 0, H, 0);
+    var first = cols > 1 ? Math.min(120, W / cols) : W;
+    var cw = cols > 1 ? (W - first) / (cols - 1) : W;
     var frag = document.createDocumentFragment();
     ice.innerHTML = "";
-    function place(n, y, h, d) {
+    boxes.forEach(function (p) {
+      var n = p[0], h = p[2], d = p[3];
       var b = document.createElement("div"), t = shade(n);
       b.className = "box" + (n.row.user ? " user" : "") + (t != null && t < 0.55 ? " dark" : "");
       b.style.left = (d ? first + (d - 1) * cw : 0) + "px";
-      b.style.top = y + "px";
+      b.style.top = p[1] + "px";
       b.style.width = (d ? cw : first) + "px";
       b.style.height = h + "px";
       b.style.background = t == null ? "#bbbbbb" : viridis(t);
@@ -149,16 +163,7 @@
       b.dataset.depth = d;
       if (h >= 11) b.textContent = n.name;
       frag.appendChild(b);
-      var sum = 0;
-      n.kids.forEach(function (k) { sum += weight(k); });
-      if (!sum) return;
-      n.kids.forEach(function (k) {
-        var kh = h * weight(k) / sum;
-        if (kh >= 1) place(k, y, kh, d + 1);
-        y += kh;
-      });
-    }
-    if (view) place(view, 0, H, 0);
+    });
     ice.appendChild(frag);
     var c = document.getElementById("crumbs"), chain = [], p = view;
     for (; p; p = p.parent) chain.unshift(p);
