@@ -2,22 +2,10 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "markup.h"
 #include "report_assets.h"
 #include "report_html.h"
 
-/* S with &, <, > and " written as entities. */
-static void _text(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
 
 /* JSON text JSON in a data element of id ID ('<' as \u003c). */
 static void _data(FILE *out, const char *id, const char *json)
@@ -96,14 +84,14 @@ int mf_report_html(FILE *out, const mf_report_t *r)
 	      "<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width\">\n"
 	      "<link rel=\"icon\" href=\"data:,\">\n<title>", out);
-	_text(out, r->cluster ? r->cluster : "cluster");
+	mf_markup_text(out, r->cluster ? r->cluster : "cluster");
 	fprintf(out, ": fair-share and queue at %s</title>\n<style>\n", when);
 	_asset(out, mf_report_css);
 	fputs("</style>\n</head>\n<body>\n<header><h1 id=\"title\">", out);
-	_text(out, r->cluster ? r->cluster : "cluster");
+	mf_markup_text(out, r->cluster ? r->cluster : "cluster");
 	fprintf(out, ": fair-share and queue at %s</h1>\n"
 		"<p class=\"source\">From ", when);
-	_text(out, r->source);
+	mf_markup_text(out, r->source);
 	fputs(", by mfprio report: the figures of <code>mfprio fairshare "
 	      "--json</code>, <code>mfprio priority --json</code> and "
 	      "<code>mfprio check --json</code>.</p></header>\n"
