@@ -101,7 +101,8 @@
     "<h2 id=\"queue-h\">Queue</h2>" +
     "<div class=\"bar-row\"><label>Partition <select id=\"f-part\"><option value=\"\">every one</option></select></label>" +
     "<label>Account <input id=\"f-account\" list=\"acct-names\" size=\"14\"></label>" +
-    "<label>User <input id=\"f-user\" list=\"names\" size=\"14\"></label></div>" +
+    "<label>User <input id=\"f-user\" list=\"names\" size=\"14\"></label>" +
+    "<label>Highlight user <input id=\"f-mark\" list=\"names\" size=\"14\"></label></div>" +
     "<div class=\"legend\" id=\"factor-legend\"></div><p id=\"queue-note\"></p><div id=\"queue\"></div>" +
     "<datalist id=\"acct-names\"></datalist>"));
   app.appendChild(el("section", { id: "settings-section", "aria-labelledby": "set-h" },
@@ -273,19 +274,21 @@
   function drawQueue() {
     var fpv = fp.value, fa = document.getElementById("f-account").value.trim();
     var fu = document.getElementById("f-user").value.trim(), h = "";
+    var fm = document.getElementById("f-mark").value.trim();
     parts.forEach(function (p) {
       if (fpv && p.name !== fpv) return;
-      var shown = p.ranked.length, left = p.rows - shown, body = "", n = 0;
+      var shown = p.ranked.length, left = p.rows - shown, body = "", n = 0, marks = [];
       p.ranked.forEach(function (id, i) {
         var r = rowOf[id + "\t" + p.name];
         if (!r || (fa && r.account !== fa) || (fu && r.user !== fu)) return;
         n++;
+        if (fm && r.user === fm) marks.push(i + 1);
         var bar = FACT.map(function (f) {
           var v = weighted(r, f[0]);
           return v > 0 ? "<span style=\"width:" + (100 * v / top).toFixed(3) + "%;background:" + f[1] +
             "\" title=\"" + f[0] + " " + v + "\"></span>" : "";
         }).join("");
-        body += "<tr class=\"job\" data-job=\"" + r.job_id + "\" data-user=\"" + esc(r.user) +
+        body += "<tr class=\"job" + (fm && r.user === fm ? " mine" : "") + "\" data-job=\"" + r.job_id + "\" data-user=\"" + esc(r.user) +
           "\" data-account=\"" + esc(r.account) + "\"><td class=\"rank\">" + (i + 1) + "</td><td>" + r.job_id +
           "</td><td class=\"l\">" + esc(r.user) + "</td><td class=\"l\">" + esc(r.account) + "</td><td class=\"l\">" +
           esc(r.qos) + "</td><td class=\"prio\">" + r.priority + "</td><td class=\"l\"><span class=\"stack\">" +
@@ -299,6 +302,8 @@
         (fa || fu ? ", " + n + " of them match the filter" : "") + "</h3>" +
         (left > 0 ? "<p class=\"left-out\">" + left + " rows left out (ranks " + (shown + 1) + " to " + p.rows +
           "): mfprio priority -p " + esc(p.name) + " lists them all; the accounts below count them.</p>" : "") +
+        (fm ? "<p class=\"marks\">" + esc(fm) + ": " + (marks.length ? "rank " + marks.join(", ") :
+          "no job among these") + "</p>" : "") +
         "<table><thead><tr><th>Rank</th><th>Job</th><th class=\"l\">User</th><th class=\"l\">Account</th>" +
         "<th class=\"l\">QOS</th><th>Priority</th><th class=\"l\">Weighted factors</th></tr></thead><tbody>" +
         body + "</tbody></table><details><summary>Accounts with pending jobs here (" + p.accounts.length +
@@ -307,7 +312,7 @@
     });
     document.getElementById("queue").innerHTML = h || "<p>No pending job.</p>";
   }
-  ["f-part", "f-account", "f-user"].forEach(function (id) {
+  ["f-part", "f-account", "f-user", "f-mark"].forEach(function (id) {
     document.getElementById(id).addEventListener("input", drawQueue);
   });
   document.getElementById("queue-note").textContent = QU && QU.top_n ?
@@ -315,13 +320,20 @@
 
   /* --- settings and findings */
   var S = PR ? PR.settings : {}, st = "";
+  /* the time and the durations as a reader says them */
+  function readable(k, v) {
+    if (typeof v !== "number") return "";
+    if (k === "now") return " (" + new Date(v * 1000).toISOString().replace(".000Z", " UTC") + ")";
+    if (k === "max_age" || k === "decay_half_life") return " s (" + (v / 86400) + " days)";
+    return "";
+  }
   (function flat(o, pre) {
     for (var k in o) {
       if (k === "inputs") continue;
       var v = o[k];
       if (v && typeof v === "object" && !Array.isArray(v)) flat(v, pre + k + ".");
       else st += "<tr><th class=\"l\">" + esc(pre + k) + "</th><td class=\"l\">" +
-        esc(Array.isArray(v) ? (v.join(", ") || "(none)") : fmt(v)) + "</td></tr>";
+        esc(Array.isArray(v) ? (v.join(", ") || "(none)") : fmt(v)) + esc(readable(k, v)) + "</td></tr>";
     }
   })(S, "");
   document.getElementById("settings").innerHTML = "<h3>Settings in force</h3><table>" + st + "</table>";

@@ -207,6 +207,22 @@ def main():
             check(ok_rows and n == sum(len(v) for v in want.values()),
                   "queue filtered by user %s: only their %d rows, in "
                   "priority order with their ranks" % (who, n))
+            # highlighted instead: every row stays, theirs marked
+            f.clear()
+            d.execute_script("document.getElementById('f-user')"
+                             ".dispatchEvent(new Event('input'))")
+            d.find_element(By.ID, "f-mark").send_keys(who)
+            rows = d.find_elements(By.CSS_SELECTOR, "#queue tr.job")
+            mine = d.find_elements(By.CSS_SELECTOR, "#queue tr.job.mine")
+            check(len(rows) == sum(len(v) for v in heads.values()) and
+                  [int(t.get_attribute("data-job")) for t in mine] ==
+                  [j for p in d.execute_script(
+                      "return Array.from(document.querySelectorAll("
+                      "'#queue .part')).map(function (s) "
+                      "{ return s.dataset.part; })")
+                   for _, j in want.get(p, [])],
+                  "user %s highlighted: %d of the %d rows marked, in "
+                  "rank order" % (who, len(mine), len(rows)))
             left = sum(len(parts[p]) - len(heads[p]) for p in parts)
             notes = d.find_elements(By.CSS_SELECTOR, "#queue .left-out")
             said = sum(int(e.text.split()[0]) for e in notes)
