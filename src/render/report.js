@@ -58,6 +58,8 @@
     if (p && p !== n) { n.parent = p; p.kids.push(n); }
   });
   var root = nodes.filter(function (n) { return !n.parent; })[0];
+  /* a box's share among its siblings: RawShares (a FairShare=parent
+   * user, which has none of its own, and the root: one) */
   function weight(n) {
     return n.row.raw_shares == null ? 1 : Math.max(n.row.raw_shares, 0);
   }
