@@ -315,6 +315,31 @@ static void _print_json(FILE *fp, const mf_prun_ctx_t *c,
 	mf_json_finish(&j);
 }
 
+/* Every finding of C under O, in a new array. */
+static GArray *_findings(const mf_prun_ctx_t *c, const mf_prun_opts_t *o)
+{
+	GArray *found = g_array_new(FALSE, FALSE, sizeof(_finding_t));
+
+	g_array_set_clear_func(found, _finding_clear);
+	_overflow(c, found);
+	_fs_weight(c, found);
+	_factors(c, found);
+	_tres_unused(c, found);
+	_off(c, o, found);
+	return found;
+}
+
+guint cmd_check_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
+		     FILE *fp)
+{
+	GArray *found = _findings(c, o);
+	guint n = found->len;
+
+	_print_json(fp, c, o, found);
+	g_array_unref(found);
+	return n;
+}
+
 static int _check(mf_iopts_t *io, bool json)
 {
 	mf_prun_ctx_t c = { 0 };
@@ -325,13 +350,7 @@ static int _check(mf_iopts_t *io, bool json)
 		mf_prun_clear(&c);
 		return rc;
 	}
-	found = g_array_new(FALSE, FALSE, sizeof(_finding_t));
-	g_array_set_clear_func(found, _finding_clear);
-	_overflow(&c, found);
-	_fs_weight(&c, found);
-	_factors(&c, found);
-	_tres_unused(&c, found);
-	_off(&c, &io->o, found);
+	found = _findings(&c, &io->o);
 	if (json) {
 		_print_json(stdout, &c, &io->o, found);
 	} else {

@@ -30,6 +30,8 @@ static const _subcommand_t _subcommands[] = {
 	  "the same inputs under two settings: which jobs and users moved" },
 	{ "replay", cmd_replay,
 	  "replay a sacct dump's period tick by tick under two settings" },
+	{ "report", cmd_report,
+	  "one HTML page: the tree to zoom and search, the queue, the settings" },
 	{ "metrics", cmd_metrics,
 	  "fair-share for Prometheus (text format), live or from a snapshot" },
 	{ "snapshot", cmd_snapshot,

@@ -250,7 +250,7 @@ static int _make_dir(const char *dir)
 	return first ? -1 : 0;
 }
 
-static int _snapshot(const char *dir)
+int cmd_snapshot_take(const char *dir)
 {
 	const char *const config_argv[] = { "scontrol", "show", "config",
 					    NULL };
@@ -337,5 +337,5 @@ int cmd_snapshot(int argc, char **argv)
 		fputs(_usage, stderr);
 		return MF_EXIT_USAGE;
 	}
-	return _snapshot(argv[optind]) ? MF_EXIT_INPUT : MF_EXIT_OK;
+	return cmd_snapshot_take(argv[optind]) ? MF_EXIT_INPUT : MF_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "cmd_error.h"
 #include "json_out.h"
+#include "markup.h"
 #include "replay_out.h"
 
 static void _time_str(time_t t, char *buf, size_t len)
@@ -337,20 +338,6 @@ void mf_replay_json(const mf_rctx_t *c, const bool *sel, time_t from, time_t to,
 	mf_json_finish(&j);
 }
 
-/* TEXT with XML's special characters escaped. */
-static void _xml_text(FILE *out, const char *text)
-{
-	for (const char *p = text; *p; p++) {
-		switch (*p) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*p, out);
-		}
-	}
-}
-
 #define SVG_W 860.0
 #define SVG_H 420.0
 #define SVG_L 60.0
@@ -425,9 +412,9 @@ static void _svg_user(FILE *out, const mf_rctx_t *c, guint u, const char *col,
 	}
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">", SVG_L +
 		pw + 10, SVG_T + 16.0 * shown + 10, col);
-	_xml_text(out, a->acct);
+	mf_markup_text(out, a->acct);
 	fputc('/', out);
-	_xml_text(out, a->user);
+	mf_markup_text(out, a->user);
 	fprintf(out, "</text>\n");
 }
 

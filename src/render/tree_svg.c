@@ -11,6 +11,7 @@
 
 #include "cmd_error.h"
 #include "level_fs.h"
+#include "markup.h"
 #include "tree_svg.h"
 
 /* The colour of fair-share factor F: red 0, yellow 0.5, green 1. */
@@ -26,21 +27,6 @@ static void _fs_color(double f, char buf[8])
 	r = f <= 0.5 ? 215 : (int) lround(215 * (1 - f) * 2);
 	gr = f >= 0.5 ? 175 : (int) lround(175 * f * 2);
 	snprintf(buf, 8, "#%02x%02x30", r, gr);
-}
-
-static void _xml(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char) *s < 0x20 ? '?' : *s, out);
-		}
-	}
 }
 
 #define SVG_W 1000.0
@@ -79,14 +65,14 @@ static void _svg_box(_svg_t *sv, int row, double x, double w,
 	if (row > sv->depth)
 		sv->depth = row;
 	fprintf(sv->out, "<g><title>");
-	_xml(sv->out, title);
+	mf_markup_text(sv->out, title);
 	fprintf(sv->out, "</title><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 		"height=\"%.2f\" fill=\"%s\" stroke=\"#ffffff\"/>",
 		x, y, w > 1 ? w : 1, ROW_H - 2, fill);
 	if (w >= 7.0 * (double) g_utf8_strlen(label, -1) + 6) {
 		fprintf(sv->out, "<text x=\"%.2f\" y=\"%.2f\">", x + w / 2,
 			y + ROW_H / 2 + 3);
-		_xml(sv->out, label);
+		mf_markup_text(sv->out, label);
 		fputs("</text>", sv->out);
 	} else if (sv->v->min_w > 0 && w >= 7.0 * 4 + 6) {
 		/* the start of the name and an ellipsis */
@@ -95,7 +81,7 @@ static void _svg_box(_svg_t *sv, int row, double x, double w,
 
 		fprintf(sv->out, "<text x=\"%.2f\" y=\"%.2f\">", x + w / 2,
 			y + ROW_H / 2 + 3);
-		_xml(sv->out, cut);
+		mf_markup_text(sv->out, cut);
 		fputs("\u2026</text>", sv->out);
 		g_free(cut);
 	}

@@ -11,7 +11,7 @@
 DEF=$TOP_SRCDIR/src/cmd/input_opts.def
 MAN=$TOP_SRCDIR/doc/mfprio.1
 # every command that reads a snapshot's files (snapshot writes them)
-CMDS="fairshare priority compare why check tree replay metrics"
+CMDS="fairshare priority compare why check tree replay metrics report"
 
 # the table: "name ARG" a line ("name" alone for an option without one)
 sed -n 's/^MF_IOPT([A-Z_]*, "\([a-z-]*\)", \(NULL\|"\([^"]*\)"\),.*/\1 \3/p' "$DEF" |

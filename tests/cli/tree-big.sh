@@ -82,4 +82,20 @@ for g in boxes:
         assert r.getAttribute("fill") != "#bbbbbb", t
 PY
 then ok "--svg: readable boxes, accounts coloured"; else bad "--svg: readable boxes, accounts coloured"; fi
+# issue 26: at 5,000 users the picture names at least 20 associations in
+# visible text (a <text> that is a whole account or user name of the
+# assoc file; "grp0…" or "[515 …" does not count).  34 when written.
+n=$(python3 - "$T/t.svg" "$S/assoc" <<'PY'
+import sys, xml.dom.minidom
+names = set()
+for line in open(sys.argv[2]):
+    f = line.rstrip("\n").split("|")
+    names.add(f[1] or f[0])
+d = xml.dom.minidom.parse(sys.argv[1])
+print(sum(1 for t in d.getElementsByTagName("text")
+          if t.firstChild and t.firstChild.data in names))
+PY
+)
+[ "${n:-0}" -ge 20 ] && ok "--svg: $n associations named in visible text" ||
+	bad "--svg: ${n:-no} associations named in visible text (at least 20 wanted)"
 finish

@@ -11,7 +11,7 @@
 #      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT), one
 #      release after the other by a builder in the background (niced);
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
-#      8); lane N drives cluster instance N (tests/cluster/instance.sh: its
+#      10), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
 #      one MariaDB and one munged serve all), one task at a time, each
 #      within a time limit (below); a release's tasks join the queue as
@@ -48,10 +48,11 @@
 #   usage          test-plugin-usage.sh: short jobs charged, usage as
 #                  upstream accrues it (a running job requeued, cases 4
 #                  and 5: on the oldest and the newest live release)
-#   diff:ALGO      test-plugin-differential.sh for one algorithm (fair_tree,
-#                  classic, depth_oblivious): sshare -a -l -P and sprio -l
-#                  through upstream's plugin and ours on the same state;
-#                  from 24.11 with a job that asks for several QOS
+#   diff           test-plugin-differential.sh for each algorithm (Fair
+#                  Tree, classic, DEPTH_OBLIVIOUS) on one cluster: sshare
+#                  -a -l -P and sprio -l through upstream's plugin and ours
+#                  on the same state; from 24.11 with a job that asks for
+#                  several QOS
 #   stats          test-plugin-stats.sh: the plugin's own figures per cycle
 #                  (mfprio_stats, the DebugFlags=Priority line)
 #   flags          the differential over weights and flags (22.05 only)
@@ -69,7 +70,7 @@
 #                  snapshot, then --snapshot against live sshare and sprio)
 #                  and sprio-vs-mfprio.sh
 # The releases, and which run all their checks ("live") and which only
-# build, load and one differential (fair_tree), are release/releases.tsv's.
+# build, load and the differential, are release/releases.tsv's.
 #
 # Files in OUTDIR:
 #   tasks      the tasks scheduled, one a line, as each release was built
@@ -112,7 +113,7 @@
 #                           read it)
 #   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first);
 #                           the table's others are skipped
-#   MFPRIO_MATRIX_LANES     concurrent clusters (default 8)
+#   MFPRIO_MATRIX_LANES     concurrent clusters (default 10)
 #   MFPRIO_MATRIX_FIRST     the first lane's cluster instance (default 1)
 #   MFPRIO_MATRIX_TASK_TIMEOUT  seconds each task may run, for every task
 #                           (default: per check, task_limit below; 0: none)
@@ -128,7 +129,7 @@ top=${MFPRIO_TOP:-$(cd "$here/../.." && pwd)}
 out=${1:?usage: matrix.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-lanes=${MFPRIO_MATRIX_LANES:-8}
+lanes=${MFPRIO_MATRIX_LANES:-10}
 first=${MFPRIO_MATRIX_FIRST:-1}
 if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} && ! ${MFPRIO_MATRIX_TASK_TIMEOUT} =~ ^[0-9]+$ ]]; then
 	echo "matrix: error: MFPRIO_MATRIX_TASK_TIMEOUT='$MFPRIO_MATRIX_TASK_TIMEOUT' is not a number of seconds" >&2
@@ -181,10 +182,10 @@ checks_of() {
 	local v=$1 a t n
 	# Slurm's own test program, every release (no cluster)
 	echo "slurm-prog test-slurm-prog.sh"
+	# the three algorithms on one cluster: its setup (usage from real
+	# jobs, the pending jobs) is most of a single algorithm's time
+	echo "diff test-plugin-differential.sh"
 	if [[ $LIVE == *" $v "* ]]; then
-		for a in fair_tree classic depth_oblivious; do
-			echo "diff:$a test-plugin-differential.sh MFPRIO_DIFF_ONLY=$a"
-		done
 		echo "loads test-plugin-loads.sh"
 		# a running job requeued: on the oldest and the newest live
 		# release (seven minutes of the check's fifteen)
@@ -202,7 +203,6 @@ checks_of() {
 			echo "why test-why.sh"
 		fi
 	else
-		echo "diff:fair_tree test-plugin-differential.sh MFPRIO_DIFF_ONLY=fair_tree"
 		echo "loads test-plugin-loads.sh"
 	fi
 	if [[ $v == "$DEBIAN" ]]; then
@@ -219,8 +219,8 @@ checks_of() {
 }
 
 # task_limit CHECK: the seconds a task may run before it is killed.  About
-# 2.5 times the longest run seen with 8 lanes on 2 busy cores (diff:* 290 s,
-# loads 480, usage 600, stats 195, flags 680, fs-kept 480, fairshare-sshare
+# 2.5 times the longest run seen with 8 lanes on 2 busy cores (diff 560 s
+# for its three algorithms, loads 480, usage 600, stats 195, flags 680, fs-kept 480, fairshare-sshare
 # 400, faults 390, new-assoc 330, the others under 300) and never under
 # 900 s: a slow machine must not fail a sound check, but one hung test must
 # not hold the whole run.  MFPRIO_MATRIX_TASK_TIMEOUT overrides (0: none).
@@ -231,10 +231,39 @@ task_limit() {
 	fi
 	case $1 in
 	flags) echo 1800 ;;
-	usage) echo 1500 ;;
+	usage | diff) echo 1500 ;;
 	loads | fs-kept | fairshare-sshare | faults | crash-usage | limits) echo 1200 ;;
 	replay) echo 900 ;;
 	*) echo 900 ;;
+	esac
+}
+
+# task_estimate CHECK RELEASE: about how many seconds the task takes (10
+# lanes on 2 cores, warm caches), for the queue's order only: the longest
+# start first.  A check not named here is taken for a 4-minute one.
+task_estimate() {
+	case $1 in
+	usage)
+		# the requeue cases (oldest and newest live release) run longer
+		if [[ $2 == "$OLDEST" || $2 == "$NEWEST" ]]; then echo 950; else echo 560; fi ;;
+	flags) echo 700 ;;
+	diff) echo 560 ;;
+	fs-kept) echo 480 ;;
+	crash-usage) echo 430 ;;
+	fairshare-sshare) echo 420 ;;
+	faults) echo 390 ;;
+	loads | limits) echo 360 ;;
+	new-assoc) echo 330 ;;
+	metrics) echo 280 ;;
+	part-assoc | load | sprio-vs-mfprio) echo 270 ;;
+	replay | plugin-robust) echo 255 ;;
+	plugin-decay | why | snapshot | stats | tsan) echo 200 ;;
+	no-state-charge) echo 145 ;;
+	no-dbd) echo 110 ;;
+	conf-garbage) echo 75 ;;
+	plugin-mismatch | jobs-json | plugin-sprio) echo 30 ;;
+	slurm-prog) echo 5 ;;
+	*) echo 240 ;;
 	esac
 }
 
@@ -361,17 +390,34 @@ enqueue() {
 	(
 		flock 7
 		printf '%s\n' "${new[@]}" >>"$tasks"
-		# differentials and the long 22.05 ones first
+		# the longest first (by task_estimate), so that the lanes end
+		# together
 		{ cat "$queue"; printf '%s\n' "${new[@]}"; } |
-			awk '{ long = ($2 ~ /^diff|flags|sprio|fairshare|usage|snapshot|load|tsan|part-assoc|new-assoc|fs-kept/) ; print (long ? 0 : 1) "\t" $0 }' |
-			sort -s -n -k1,1 | cut -f2- >"$queue.new"
+			while read -r tv tc tr; do
+				printf '%s\t%s\n' "$(task_estimate "$tc" "$tv")" "$tv $tc $tr"
+			done | sort -s -t$'\t' -k1,1nr | cut -f2- >"$queue.new"
 		mv "$queue.new" "$queue"
 	) 7>>"$queue.lock"
 }
 
+# build_order: the releases to build, in the order they are built:
+# Debian's (nothing to build), then the newest live release (its checks are
+# the longest: requeue cases, crash-usage, replay), then the others newest
+# first; on a first run each release's checks start once it is built, so
+# the checks left to run after the last build are short ones.
+build_order() {
+	local v i
+	for v in "${releases[@]}"; do [[ $v == "$DEBIAN" ]] && echo "$v"; done
+	for v in "${releases[@]}"; do [[ $v == "$NEWEST" && $v != "$DEBIAN" ]] && echo "$v"; done
+	for ((i = ${#releases[@]} - 1; i >= 0; i--)); do
+		v=${releases[i]}
+		[[ $v == "$DEBIAN" || $v == "$NEWEST" ]] || echo "$v"
+	done
+}
+
 builder() {
 	local v
-	for v in "${releases[@]}"; do
+	for v in $(build_order); do
 		build_release "$v"
 		enqueue "$v"
 	done
@@ -559,8 +605,7 @@ for f in (res, skp):
         table[(v, c)] = r
         if c not in checks:
             checks.append(c)
-order = ['build', 'loads', 'slurm-prog', 'usage', 'diff:fair_tree', 'diff:classic',
-         'diff:depth_oblivious', 'flags']
+order = ['build', 'loads', 'slurm-prog', 'usage', 'diff', 'flags']
 checks = [c for c in order if c in checks] + sorted(c for c in checks if c not in order)
 w = max([len('release')] + [len(v) for v in rels])
 print('release'.ljust(w) + ''.join('  ' + c for c in checks))

@@ -228,6 +228,28 @@ python3 "$here/compare-tables.py" "priority, whole-number usage" "$out/live.spri
 	"$out/whole.sprio" "FAIRSHARE=$t_fs" "AGE=$t_age" "PRIORITY=$t_prio" |
 	tail -n 1 | sed 's/differences/outside the two-decimal bounds/'
 
+# mfprio report --html --live: the page from the cluster itself (its own
+# snapshot, taken into a temporary directory and removed); the page's
+# fair-share rows (the JSON of mfprio fairshare it embeds) are the live
+# sshare's associations, and its title names the cluster
+if "$MFPRIO" report --html "$out/live.html" --live 2>"$out/report.err"; then
+	python3 - "$out/live.html" "$out/live.sshare" "$CLUSTER_NAME" >"$out/report.cmp" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+rows = json.loads(re.search(r'id="data-fairshare">(.*?)</script>', page, re.S).group(1))["rows"]
+got = sorted((r["account"], r["user"] or "") for r in rows)
+live = [l.split("|") for l in open(sys.argv[2]).read().splitlines()[1:]]
+want = sorted((f[0].strip(), f[1].strip()) for f in live)
+title = re.search(r"<title>(.*?)</title>", page).group(1)
+print(len(got), "rows,", len(want), "in sshare;", title)
+sys.exit(0 if got == want and title.startswith(sys.argv[3] + ":") else 1)
+PY
+	[[ $? == 0 ]] && ok "report --html --live: $(cat "$out/report.cmp")" ||
+		bad "report --html --live: $(cat "$out/report.cmp")"
+else
+	bad "report --html --live: $(cat "$out/report.err")"
+fi
+
 # MFPRIO_SAVE_FIXTURE=DIR keeps the snapshot and the live tables for
 # tests/cli/snapshot.sh (tests/data/snapshot/live-22.05)
 if [[ -n ${MFPRIO_SAVE_FIXTURE:-} && $fail -eq 0 ]]; then
