@@ -162,7 +162,7 @@ for a in "$D"/fairshare/live/*.assoc; do
 	args="--assoc $a --usage ${a%.assoc}.usage --damp $damp"
 	[ -z "$flags" ] || args="$args --flags $flags"
 	# shellcheck disable=SC2086
-	"$MFPRIO" fairshare $args >"$tab" 2>/dev/null
+	"$MFPRIO" fairshare -o "$FS9" $args >"$tab" 2>/dev/null
 	# shellcheck disable=SC2086
 	if "$MFPRIO" fairshare $args --json >"$out" 2>"$err"; then
 		check "fairshare $v: --json rows are the table rows" "$FSROWS"
@@ -177,7 +177,7 @@ done
 # a snapshot directory (tests/data/snapshot/example): the directory and
 # the files used (assoc_mgr's usage before sshare's) are in the settings
 X="$D/snapshot/example"
-"$MFPRIO" fairshare --snapshot "$X" >"$tab" 2>/dev/null
+"$MFPRIO" fairshare -o "$FS9" --snapshot "$X" >"$tab" 2>/dev/null
 if "$MFPRIO" fairshare --snapshot "$X" --json >"$out" 2>"$err"; then
 	check "fairshare --snapshot: --json rows are the table rows" "$FSROWS"
 	check "fairshare --snapshot: the directory and files in the settings" '
