@@ -320,6 +320,7 @@ static int _fs_run(const _fs_opts_t *o)
 			.usage = o->usage, .conf = o->conf,
 			.flags = o->flags, .fs = o->cfg,
 			.release = mf_release_name(o->rel.release, name),
+			.release_num = o->rel.release,
 			.release_source = o->rel.source,
 		};
 

@@ -15,8 +15,6 @@ static const char *const _names[MF_SSHARE_NCOLS] = {
 
 static void _add(mf_sshare_cols_t *c, mf_sshare_col_t col);
 static void _print_double(FILE *out, double v);
-static bool _fs_empty(const mf_assoc_t *a, mf_fs_algo_t algo,
-		      mf_release_t rel);
 static void _print_cell(FILE *out, const mf_tree_t *tree,
 			const mf_assoc_t *a, mf_sshare_col_t col,
 			mf_fs_algo_t algo, const mf_sshare_opts_t *o);
@@ -96,10 +94,8 @@ static void _print_double(FILE *out, double v)
 		fprintf(out, "%f", v);
 }
 
-/* Whether REL's sshare leaves A's FairShare empty under ALGO: a row that
- * is not a user's, under Fair Tree or from 25.11 under every algorithm. */
-static bool _fs_empty(const mf_assoc_t *a, mf_fs_algo_t algo,
-		      mf_release_t rel)
+bool mf_sshare_fs_empty(const mf_assoc_t *a, mf_fs_algo_t algo,
+			mf_release_t rel)
 {
 	return !a->user && (algo == MF_FS_FAIR_TREE ||
 			    mf_release_sshare_fs_users_only(rel));
@@ -142,7 +138,7 @@ static void _print_cell(FILE *out, const mf_tree_t *tree,
 		_print_double(out, (double) a->usage_efctv);
 		break;
 	case MF_SSHARE_FAIRSHARE:
-		if (!_fs_empty(a, algo, o->release))
+		if (!mf_sshare_fs_empty(a, algo, o->release))
 			_print_double(out, a->fs_factor);
 		break;
 	case MF_SSHARE_LEVEL_FS:

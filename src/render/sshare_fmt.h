@@ -80,6 +80,11 @@ typedef struct {
 	const void *tres_arg;
 } mf_sshare_opts_t;
 
+/* Whether REL's sshare leaves A's FairShare empty under ALGO: a row that
+ * is not a user's, under Fair Tree or from 25.11 under every algorithm. */
+bool mf_sshare_fs_empty(const mf_assoc_t *a, mf_fs_algo_t algo,
+			mf_release_t rel);
+
 /* Print TREE (fair share computed under ALGO) as O says: the header
  * (unless O->noheader) and one row per association. */
 void mf_sshare_print(FILE *out, const mf_tree_t *tree, mf_fs_algo_t algo,
