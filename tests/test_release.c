@@ -47,6 +47,13 @@ START_TEST(test_behaviour)
 	ck_assert(mf_release_js_guarded(MF_RELEASE(26, 5)));
 	ck_assert(mf_release_known(MF_RELEASE_DEFAULT));
 	ck_assert(!mf_release_known(0));
+	/* sshare's FairShare on user rows only: 25.11's src/sshare/process.c
+	 * prints NO_VAL for a row without user under every algorithm; 25.05's
+	 * still computes the classic factor outside Fair Tree */
+	ck_assert(!mf_release_sshare_fs_users_only(MF_RELEASE(22, 5)));
+	ck_assert(!mf_release_sshare_fs_users_only(MF_RELEASE(25, 5)));
+	ck_assert(mf_release_sshare_fs_users_only(MF_RELEASE(25, 11)));
+	ck_assert(mf_release_sshare_fs_users_only(MF_RELEASE(26, 11)));
 }
 END_TEST
 

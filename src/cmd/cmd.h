@@ -24,11 +24,6 @@ int cmd_metrics(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* `mfprio check --json` over C (mf_prun_run() done) and O, written to
- * FP, for the page of `mfprio report`.  Returns the number of findings. */
-guint cmd_check_json(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
-		     FILE *fp);
-
 /* Take `mfprio snapshot DIR` of the cluster SLURM_CONF names (DIR new or
  * empty).  Returns 0, or -1 after printing the error. */
 int cmd_snapshot_take(const char *dir);

@@ -16,19 +16,26 @@
 #include "snapshot.h"
 #include "snapshot_dir.h"
 #include "sshare_fmt.h"
+#include "sshare_tres.h"
+#include "usage_input.h"
 
 static const char _usage_head[] =
 "Usage: mfprio fairshare --assoc FILE [--usage FILE] [--conf FILE]\n"
 "                        [--flags FLAGS] [--damp N] [--set KEY=VALUE]...\n"
 "                        [--release VER] [-a] [-l] [-P] [-n] [-m]\n"
-"                        [-A ACCOUNTS] [-u USERS] [--cluster NAME] [--json]\n"
+"                        [-A ACCOUNTS] [-u USERS] [-o FORMAT] [--cluster NAME]\n"
+"                        [--json]\n"
 "       mfprio fairshare --snapshot DIR [any option above]\n"
 "\n"
 "Compute fair-share from a snapshot of a cluster and print it as\n"
-"`sshare -a -l -P` does.  Of the conf, PriorityFlags and\n"
-"FairShareDampeningFactor are read; without --usage no association has\n"
-"usage; without --conf the slurm-version file is looked for beside the\n"
-"assoc file.  No fair-share figure differs between the releases.\n"
+"`sshare -a -l -P` of the release does: its columns (LevelFS under Fair\n"
+"Tree only) and its empty cells (from 25.11 no FairShare on root and\n"
+"account rows).  Of the conf, PriorityFlags and FairShareDampeningFactor\n"
+"are read; without --usage no association has usage; without --conf the\n"
+"slurm-version file is looked for beside the assoc file.  GrpTRESMins and\n"
+"TRESRunMins are read from a usage file that is an assoc_mgr dump (a\n"
+"snapshot's is), else empty.  No fair-share figure differs between the\n"
+"releases.\n"
 "\n";
 
 static const char _usage_own[] =
@@ -37,6 +44,8 @@ static const char _usage_own[] =
 "  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
 "                     each account's own row and its users' rows\n"
 "  -u, --users LIST   only these users' rows (and the account rows)\n"
+"  -o, --format LIST  these columns (comma-separated, as sshare -o takes\n"
+"                     them) instead of sshare -l's\n"
 "  -m, --partition    a Partition column after User, as sshare -m prints\n"
 "                     it: a user's association on one partition (the assoc\n"
 "                     dump's Partition column), empty for one without\n"
@@ -62,6 +71,7 @@ typedef struct {
 	char **accounts;         /* NULL: every account */
 	char **users;            /* NULL: every user */
 	bool partition;          /* -m */
+	const char *format;      /* -o LIST, or NULL */
 } _select_t;
 
 static int _parse_damp(const char *s, uint16_t *out);
@@ -69,9 +79,8 @@ static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
 		      uint16_t *damp, char **cluster, mf_cmd_release_t *rel);
 static bool _in_list(char **list, const char *name);
 static bool _keep_row(const mf_assoc_t *a, const void *sel_arg);
-static void _print_selected(FILE *out, const mf_tree_t *tree,
-			    mf_fs_algo_t algo, bool noheader,
-			    const _select_t *sel);
+static const char *_tres_cell(const mf_assoc_t *a, mf_sshare_col_t col,
+			      const void *tres_arg);
 
 /* A FairShareDampeningFactor: a whole number from 1 to 65535. */
 static int _parse_damp(const char *s, uint16_t *out)
@@ -109,19 +118,17 @@ static bool _keep_row(const mf_assoc_t *a, const void *sel_arg)
 	       (!a->user || _in_list(sel->users, a->user));
 }
 
-/* Print as mf_sshare_print() does, keeping the rows SEL selects, with -m
- * the Partition column. */
-static void _print_selected(FILE *out, const mf_tree_t *tree,
-			    mf_fs_algo_t algo, bool noheader,
-			    const _select_t *sel)
+/* mf_sshare_opts_t's tres: A's cell of COL from the assoc_mgr dump's
+ * table TRES_ARG (an mf_sshare_tres_t). */
+static const char *_tres_cell(const mf_assoc_t *a, mf_sshare_col_t col,
+			      const void *tres_arg)
 {
-	mf_sshare_opts_t o = {
-		.noheader = noheader, .partition = sel->partition,
-		.keep = sel->accounts || sel->users ? _keep_row : NULL,
-		.keep_arg = sel,
-	};
+	const mf_sshare_tres_t *t = tres_arg;
 
-	mf_sshare_print_opts(out, tree, algo, &o);
+	if (col == MF_SSHARE_GRP_TRES_MINS)
+		return mf_sshare_tres_grp_mins(t, a->acct, a->user,
+					       a->partition);
+	return mf_sshare_tres_run_mins(t, a->acct, a->user, a->partition);
 }
 
 /* Settings from slurm.conf (PATH, may be NULL) and the --set pairs SETS;
@@ -191,6 +198,7 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 		{ "users", required_argument, NULL, 'u' },
 		{ "partition", no_argument, NULL, 'm' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "format", required_argument, NULL, 'o' },
 		MF_IOPT_TABLE_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -198,7 +206,7 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "A:u:malPnh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "A:u:o:malPnh", opts, NULL)) != -1) {
 		switch (c) {
 		case MF_IOPT_SET: g_ptr_array_add(o->sets, optarg); break;
 		case MF_IOPT_CLUSTER:
@@ -214,6 +222,7 @@ static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
 			o->sel.users = g_strsplit(optarg, ",", -1);
 			break;
 		case 'm': o->sel.partition = true; break;
+		case 'o': o->sel.format = optarg; break;
 		case 'a': case 'l': case 'P': break;
 		case MF_IOPT_ASSOC: o->assoc = optarg; break;
 		case MF_IOPT_USAGE: o->usage = optarg; break;
@@ -291,7 +300,13 @@ static int _fs_run(const _fs_opts_t *o)
 {
 	mf_error_t e;
 	mf_tree_t *tree;
+	mf_sshare_tres_t *tres = NULL;
+	mf_sshare_cols_t cols;
 
+	if (o->sel.format && mf_sshare_cols_parse(&cols, o->sel.format, &e)) {
+		mf_cmd_error("fairshare: %s", e.text);
+		return MF_EXIT_USAGE;
+	}
 	tree = mf_snapshot_load_cluster(o->assoc, o->usage, o->cluster, &e);
 	if (!tree) {
 		mf_cmd_error("%s", e.text);
@@ -305,13 +320,33 @@ static int _fs_run(const _fs_opts_t *o)
 			.usage = o->usage, .conf = o->conf,
 			.flags = o->flags, .fs = o->cfg,
 			.release = mf_release_name(o->rel.release, name),
+			.release_num = o->rel.release,
 			.release_source = o->rel.source,
 		};
 
 		mf_fairshare_json(stdout, tree, &s);
 	} else {
-		_print_selected(stdout, tree, o->cfg.algo, o->noheader,
-				&o->sel);
+		mf_sshare_opts_t p = {
+			.noheader = o->noheader,
+			.cols = o->sel.format ? &cols : NULL,
+			.partition = o->sel.partition,
+			.release = o->rel.release,
+			.keep = o->sel.accounts || o->sel.users ? _keep_row :
+				NULL,
+			.keep_arg = &o->sel,
+			.tres = _tres_cell,
+		};
+
+		/* the usage file was read whole above: it loads again */
+		if (o->usage && mf_usage_is_amgr(o->usage) &&
+		    !(tres = mf_sshare_tres_load(o->usage, &e))) {
+			mf_cmd_error("%s", e.text);
+			mf_tree_destroy(tree);
+			return MF_EXIT_INPUT;
+		}
+		p.tres_arg = tres;
+		mf_sshare_print(stdout, tree, o->cfg.algo, &p);
+		mf_sshare_tres_free(tres);
 	}
 	mf_tree_destroy(tree);
 	return fflush(stdout) ? MF_EXIT_INPUT : MF_EXIT_OK;

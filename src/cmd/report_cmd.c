@@ -13,6 +13,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "check_findings.h"
+#include "check_out.h"
 #include "cmd.h"
 #include "cmd_error.h"
 #include "fairshare_json.h"
@@ -129,6 +131,7 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 	_buf_t fs = { 0 }, pr = { 0 }, ck = { 0 }, qu = { 0 };
 	mf_prun_ctx_t heads = *c;
 	mf_qtop_t q;
+	GArray *found;
 	char rel[8];
 	char *src, *tmp = NULL;
 	FILE *out;
@@ -154,7 +157,9 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 	if (c->tree)
 		mf_fairshare_json(fs.fp, c->tree, &s);
 	mf_prun_print_json(&heads, &io->o, pr.fp);
-	cmd_check_json(c, &io->o, ck.fp);
+	found = mf_check_findings(c, &io->o);
+	mf_check_print_json(ck.fp, c, &io->o, found);
+	g_array_unref(found);
 	mf_qtop_json(qu.fp, &q);
 	_buf_close(&fs);
 	_buf_close(&pr);

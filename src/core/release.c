@@ -78,3 +78,8 @@ bool mf_release_js_guarded(mf_release_t rel)
 {
 	return rel >= MF_RELEASE(23, 2);
 }
+
+bool mf_release_sshare_fs_users_only(mf_release_t rel)
+{
+	return rel >= MF_RELEASE(25, 11);
+}

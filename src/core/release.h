@@ -11,6 +11,11 @@
  *     (22.05: the unsigned difference, a huge share held at 1.0).  The
  *     node count is the live nodes' (slurmctld's active_node_record_count)
  *     from 23.02, all node slots' before: the caller's business.
+ *   - sshare's FairShare (mf_release_sshare_fs_users_only): from 25.11
+ *     sshare prints it on user rows only, under every algorithm; before,
+ *     on user rows only under Fair Tree, and on every row (the classic
+ *     factor of the row's usage and shares) under NO_FAIR_TREE and
+ *     DEPTH_OBLIVIOUS.
  * Everything else the core computes is the same in every release of
  * release/releases.tsv.
  * Pure functions; no logging.
@@ -44,5 +49,9 @@ bool mf_release_known(mf_release_t rel);
 
 /* Does REL compute the job size factor the 23.02 way (see above)? */
 bool mf_release_js_guarded(mf_release_t rel);
+
+/* Does REL's sshare leave FairShare empty on root and account rows under
+ * every algorithm (see above)? */
+bool mf_release_sshare_fs_users_only(mf_release_t rel);
 
 #endif

@@ -20,6 +20,7 @@ static void _qos_free(gpointer p);
 static char *_name_of(const char *value);
 static int _parse_u32(const char *s, uint32_t *out);
 static char *_first_figure(const char *value);
+static char *_tres_pick(const char *value, bool used);
 static int _assoc_word(mf_amgr_assoc_t *a, const char *key, const char *val,
 		       const char *file, int line, mf_error_t *errp);
 static int _qos_word(mf_amgr_qos_t *q, const char *key, const char *val,
@@ -36,6 +37,8 @@ static void _assoc_free(gpointer p)
 	g_free(a->user);
 	g_free(a->partition);
 	g_free(a->parent);
+	g_free(a->grp_tres_mins);
+	g_free(a->tres_run_mins);
 	g_free(a);
 }
 
@@ -105,6 +108,30 @@ static char *_first_figure(const char *value)
 		     : g_strdup(value);
 }
 
+/* From "NAME=LIMIT(USED),...", "NAME=USED,..." of every TRES if USED,
+ * else "NAME=LIMIT,..." of those whose LIMIT is not "N" (new string); an
+ * item without '=' or '(' is left out. */
+static char *_tres_pick(const char *value, bool used)
+{
+	char **items = g_strsplit(value, ",", -1);
+	GString *out = g_string_new(NULL);
+
+	for (int i = 0; items[i]; i++) {
+		char *eq = strchr(items[i], '='), *open, *close;
+
+		if (!eq || !(open = strrchr(eq, '(')) ||
+		    !(close = strchr(open, ')')))
+			continue;
+		*eq = *open = *close = '\0';
+		if (!used && !strcmp(eq + 1, "N"))
+			continue;
+		g_string_append_printf(out, "%s%s=%s", out->len ? "," : "",
+				       items[i], used ? open + 1 : eq + 1);
+	}
+	g_strfreev(items);
+	return g_string_free(out, FALSE);
+}
+
 static int _assoc_word(mf_amgr_assoc_t *a, const char *key, const char *val,
 		       const char *file, int line, mf_error_t *errp)
 {
@@ -135,6 +162,10 @@ static int _assoc_word(mf_amgr_assoc_t *a, const char *key, const char *val,
 			return mf_errprintf(errp, "%s:%d: SharesRaw in '%s' is "
 					    "not a whole number", file, line,
 					    val);
+	} else if (!strcmp(key, "GrpTRESMins")) {
+		a->grp_tres_mins = _tres_pick(val, false);
+	} else if (!strcmp(key, "GrpTRESRunMins")) {
+		a->tres_run_mins = _tres_pick(val, true);
 	} else if (!strcmp(key, "UsageRaw/Norm/Efctv")) {
 		char *f = _first_figure(val);
 		int rc = mf_amgr_parse_usage(f, &a->usage_raw);

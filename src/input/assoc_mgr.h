@@ -17,7 +17,8 @@
  *   association: Account, UserName (NAME(UID) or empty), Partition,
  *     ParentAccount (NAME(ID) or empty), ID, Priority,
  *     SharesRaw/Norm/Level/Factor (the first figure),
- *     UsageRaw/Norm/Efctv (the first figure)
+ *     UsageRaw/Norm/Efctv (the first figure), GrpTRESMins and
+ *     GrpTRESRunMins (NAME=LIMIT(USED),...; LIMIT "N" when unset)
  *   QOS: QOS (NAME(ID)), Priority, UsageRaw
  *
  * Errors name FILE:LINE: a NUL byte, an association record without
@@ -46,6 +47,12 @@ typedef struct {
 	uint32_t shares_raw;     /* as printed (0x7fffffff: parent) */
 	long double usage_raw;
 	bool has_usage;          /* the record had UsageRaw */
+	/* as sshare's GrpTRESMins prints them: NAME=LIMIT of the TRES with
+	 * a limit, comma-separated ("" for none; NULL: no GrpTRESMins) */
+	char *grp_tres_mins;
+	/* as sshare's TRESRunMins prints them: NAME=USED of every TRES of
+	 * GrpTRESRunMins (NULL: the record had none) */
+	char *tres_run_mins;
 	int line;                /* where the record starts */
 } mf_amgr_assoc_t;
 

@@ -27,7 +27,6 @@ static int _set_usage_in(mf_tree_t *tree, GHashTable *seen,
 static GHashTable *_user_assocs(const mf_tree_t *tree);
 static int _load_amgr_usage(mf_tree_t *tree, const char *path,
 			    mf_error_t *errp);
-static bool _is_amgr(const char *path);
 
 /*
  * "ACCT\nUSER" -> the GPtrArray of USER's associations in ACCT (one per
@@ -128,9 +127,7 @@ static int _set_usage(mf_tree_t *tree, GHashTable *seen, const char *acct,
 			     usage, path, line, errp);
 }
 
-/* PATH's first line that is not blank nor a comment is not '|'-separated
- * and is assoc_mgr's (a read error is left for the reader to report). */
-static bool _is_amgr(const char *path)
+bool mf_usage_is_amgr(const char *path)
 {
 	char *text = NULL;
 	char **lines;
@@ -247,6 +244,6 @@ static int _load_usage(mf_tree_t *tree, const char *path, mf_error_t *errp)
 
 int mf_usage_load(mf_tree_t *tree, const char *path, mf_error_t *errp)
 {
-	return _is_amgr(path) ? _load_amgr_usage(tree, path, errp) :
+	return mf_usage_is_amgr(path) ? _load_amgr_usage(tree, path, errp) :
 				_load_usage(tree, path, errp);
 }

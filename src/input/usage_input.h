@@ -9,6 +9,8 @@
 #ifndef MFPRIO_USAGE_INPUT_H
 #define MFPRIO_USAGE_INPUT_H
 
+#include <stdbool.h>
+
 #include "assoc_tree.h"
 #include "mf_error.h"
 
@@ -16,5 +18,9 @@
  * (before mf_tree_sum_usage()).  Returns 0, or -1 with errp naming
  * PATH:LINE. */
 int mf_usage_load(mf_tree_t *tree, const char *path, mf_error_t *errp);
+
+/* Whether PATH's first line that is neither blank nor a comment is
+ * assoc_mgr's (false also when PATH cannot be read: the reader says so). */
+bool mf_usage_is_amgr(const char *path);
 
 #endif

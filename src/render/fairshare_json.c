@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "fairshare_json.h"
+#include "sshare_fmt.h"
 #include "json_out.h"
 #include "level_fs.h"
 #include "priority_flags.h"
@@ -65,8 +66,9 @@ void mf_fairshare_json(FILE *out, const mf_tree_t *tree,
 		mf_json_double(&j, "raw_usage", (double)a->usage_raw);
 		_figure(&j, "norm_usage", (double)a->usage_norm);
 		_figure(&j, "effective_usage", (double)a->usage_efctv);
-		_figure(&j, "fairshare", s->fs.algo == MF_FS_FAIR_TREE &&
-			!a->user ? NAN : a->fs_factor);
+		_figure(&j, "fairshare",
+			mf_sshare_fs_empty(a, s->fs.algo, s->release_num) ?
+			NAN : a->fs_factor);
 		_figure(&j, "level_fs", parent_fs ? NAN : (double)a->level_fs);
 		mf_json_end_object(&j);
 	}

@@ -19,6 +19,7 @@
 
 #include "assoc_tree.h"
 #include "fairshare.h"
+#include "release.h"
 
 /* What the figures were computed with (paths may be NULL). */
 typedef struct {
@@ -27,6 +28,7 @@ typedef struct {
 	uint32_t flags;              /* MF_FLAG_* */
 	mf_fs_config_t fs;
 	const char *release;         /* "22.05" */
+	mf_release_t release_num;    /* the same (whose empty FairShare) */
 	const char *release_source;
 } mf_fs_json_settings_t;
 

@@ -15,16 +15,23 @@ expect_fail() {
 }
 
 # expect_row NAME ROW ARGS...: the exact sshare row appears in the output
+# of the columns FS9 (lib.sh)
 expect_row() {
 	name=$1 row=$2; shift 2
+	expect_out "$name" "$row" -o "$FS9" "$@"
+}
+
+# expect_out NAME LINE ARGS...: the exact line appears in the output
+expect_out() {
+	name=$1 row=$2; shift 2
 	if "$MFPRIO" fairshare "$@" >"$out" 2>"$err" && grep -qxF -- "$row" "$out"
-	then ok "$name"; else echo "# wanted row: $row"; bad "$name"; fi
+	then ok "$name"; else echo "# wanted line: $row"; cat "$out" "$err" | sed 's/^/#   /'; bad "$name"; fi
 }
 
 # The example is the spec's Figure 3 (see examples/snapshot): alice is
 # user 1, bob user 2, carol user 3, dave user 4, erin user 5.
 H="Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS"
-expect_row "header" "$H" --assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
+expect_row "header of -o" "$H" --assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
 # classic: user 1 F = 2^(-.3875/.3) = 0.408479
 expect_row "classic user1" "   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479|0.000000" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt" --flags NO_FAIR_TREE
@@ -59,6 +66,76 @@ expect_row "fair tree dave" "   organic|dave|1|1.000000|250|0.250000|1.000000|0.
 expect_row "fair tree root" "root|||0.000000|1000||1.000000||" \
 	--assoc "$EX/assoc.txt" --usage "$EX/usage.txt"
 
+# sshare -a -l -P's own columns, as every release's src/sshare/process.c
+# lists them for -l (22.05 to 26.11 alike): Fair Tree adds LevelFS, the
+# others (NO_FAIR_TREE, DEPTH_OBLIVIOUS) have none; GrpTRESMins and
+# TRESRunMins last; -m puts Partition after User
+FT="Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS|GrpTRESMins|TRESRunMins"
+CL="Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|GrpTRESMins|TRESRunMins"
+CLM="Account|User|Partition|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|GrpTRESMins|TRESRunMins"
+A="--assoc $EX/assoc.txt --usage $EX/usage.txt"
+for rel in 22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05 26.11; do
+	# shellcheck disable=SC2086
+	expect_out "header $rel fair tree" "$FT" $A --release "$rel"
+	# shellcheck disable=SC2086
+	expect_out "header $rel classic" "$CL" $A --release "$rel" --flags NO_FAIR_TREE
+	# shellcheck disable=SC2086
+	expect_out "header $rel depth oblivious" "$CL" $A --release "$rel" --flags DEPTH_OBLIVIOUS
+done
+# shellcheck disable=SC2086
+expect_out "header classic -m" "$CLM" $A --flags NO_FAIR_TREE -m
+# the cells: chem under classic before 25.11 has 2^(-.25/.6) = 0.749154
+# as FairShare (sshare computes the classic factor for an account row);
+# from 25.11 the cell is empty; no LevelFS; the TRES cells empty without
+# an assoc_mgr dump
+# shellcheck disable=SC2086
+expect_out "classic 25.05: account FairShare" " chem||60|0.600000|250|0.250000|0.250000|0.749154||" \
+	$A --release 25.05 --flags NO_FAIR_TREE
+# shellcheck disable=SC2086
+expect_out "classic 25.11: account FairShare empty" " chem||60|0.600000|250|0.250000|0.250000|||" \
+	$A --release 25.11 --flags NO_FAIR_TREE
+# root too (before: 2^(-1/1) = 0.5)
+# shellcheck disable=SC2086
+expect_out "depth oblivious 26.05: root FairShare empty" "root|||1.000000|1000||1.000000|||" \
+	$A --release 26.05 --flags DEPTH_OBLIVIOUS
+# a user's is kept: alice 2^(-.3875/.3) = 0.408479
+# shellcheck disable=SC2086
+expect_out "classic 26.11: user FairShare" "   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479||" \
+	$A --release 26.11 --flags NO_FAIR_TREE
+# Fair Tree: accounts empty in every release, chem's LevelFS .6/.25
+# shellcheck disable=SC2086
+expect_out "fair tree 25.11: account" " chem||60|0.600000|250|0.250000|0.250000||2.400000||" \
+	$A --release 25.11
+# -o picks and orders columns, any case, a name's start when only one
+# column starts so
+# shellcheck disable=SC2086
+expect_out "-o" "Partition|User|FairShare|LevelFS" $A -o p,USER,fairshare,Lev
+# shellcheck disable=SC2086
+expect_out "-o rows" "|alice|0.408479|0.000000" $A -o p,USER,fairshare,Lev --flags NO_FAIR_TREE
+for o in Raw ID ,, ''; do
+	# shellcheck disable=SC2086
+	"$MFPRIO" fairshare $A -o "$o" >"$out" 2>"$err"; rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF -- "-o:" "$err"; then ok "-o '$o' refused"
+	else echo "# rc=$rc"; cat "$err"; bad "-o '$o' refused"; fi
+done
+# GrpTRESMins and TRESRunMins from an assoc_mgr dump (a snapshot's): bob's
+# record given a cpu limit of 600 minutes (12 used) and 30 cpu-minutes
+# held by running jobs; sshare prints the limits set, and every TRES's
+# running minutes
+T2=$(mktemp -d)
+cp -r "$TOP_SRCDIR/tests/data/snapshot/example/." "$T2/"
+awk '/UserName=bob/ { b = 1 } /^ClusterName/ && !/UserName=bob/ { b = 0 }
+	b && /GrpTRESMins=/ { sub(/cpu=N\(0\)/, "cpu=600(12)") }
+	b && /GrpTRESRunMins=/ { sub(/cpu=N\(0\)/, "cpu=N(30)") } { print }' \
+	"$TOP_SRCDIR/tests/data/snapshot/example/assoc-mgr" >"$T2/assoc-mgr"
+expect_out "TRES cells of an assoc_mgr dump" \
+	"   lab|bob|cpu=600|cpu=30,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0" \
+	--snapshot "$T2" -o Account,User,GrpTRESMins,TRESRunMins
+expect_out "TRES cells of a record without limit" \
+	"   lab|carol||cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0" \
+	--snapshot "$T2" -o Account,User,GrpTRESMins,TRESRunMins
+rm -rf "$T2"
+
 # bad input: file and line named, exit 1
 expect_fail "duplicate user" "dup-user.txt:4: duplicate association of user 'u'" --assoc "$D/dup-user.txt"
 expect_fail "duplicate account" "dup-acct.txt:3: duplicate account 'A'" --assoc "$D/dup-acct.txt"
@@ -80,7 +157,7 @@ expect_fail "missing file" "no-such-file" --assoc "$D/no-such-file"
 expect_fail "malformed conf" "malformed.conf:1:" --assoc "$D/ok-assoc.txt" --conf "$D/malformed.conf"
 
 # bad conf values: warned with file:line, defaults used, exit 0
-if "$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --conf "$D/bad-values.conf" >"$out" 2>"$err" &&
+if "$MFPRIO" fairshare -o "$FS9" --assoc "$D/ok-assoc.txt" --conf "$D/bad-values.conf" >"$out" 2>"$err" &&
    grep -qF "bad-values.conf:1: unknown PriorityFlags flag 'BOGUS'" "$err" &&
    grep -qF "bad-values.conf:2: FairShareDampeningFactor 'zero'" "$err" &&
    grep -qxF "  A|u|1|1.000000|0|0.000000|0.000000|1.000000|0.000000" "$out"

@@ -34,3 +34,7 @@ finish() {
 	[ "$fail" -eq 0 ]
 	exit
 }
+
+# The columns the recorded sshare outputs under tests/data were taken with
+# (sshare -a -l -P -o FS9); mfprio fairshare -o FS9 prints the same ones.
+FS9=Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS

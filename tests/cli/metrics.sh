@@ -69,7 +69,7 @@ fi
 
 # every association's NormShares, EffectvUsage, FairShare and LevelFS as
 # `mfprio fairshare` prints them (%f), empty fields having no sample
-"$MFPRIO" fairshare --snapshot "$EX" >"$T/fs" 2>>"$err"
+"$MFPRIO" fairshare -o "$FS9" --snapshot "$EX" >"$T/fs" 2>>"$err"
 awk -F'|' -v M="$out" '
 function key(a, u) { return a "|" u }
 BEGIN {

@@ -41,20 +41,20 @@ expect_line() {
 #   0.274940; F = 2^(-0.274940/0.05) = 0.022115.
 expect_line "fairshare --snapshot: alice from assoc-mgr" \
 	"   theory|alice|1|0.300000|200|0.200320|0.387745|0.408248|0.000000" \
-	fairshare --snapshot "$EX"
+	fairshare -o "$FS9" --snapshot "$EX"
 expect_line "fairshare --snapshot: bob from assoc-mgr" \
 	"   lab|bob|1|0.050000|250|0.249900|0.274940|0.022115|0.000000" \
-	fairshare --snapshot "$EX"
+	fairshare -o "$FS9" --snapshot "$EX"
 # the same with the one-line layout (scontrol -o show assoc_mgr)
 expect_line "fairshare: assoc_mgr dump, one line a record" \
 	"   theory|alice|1|0.300000|200|0.200320|0.387745|0.408248|0.000000" \
-	fairshare --snapshot "$EX" --usage "$D/assoc-mgr-oneline"
+	fairshare -o "$FS9" --snapshot "$EX" --usage "$D/assoc-mgr-oneline"
 # --usage overrides: sshare's whole numbers (header line skipped) give
 # the example's figures (tests/cli/fairshare.sh): 0.200000, 0.387500,
 # 2^(-.3875/.3) = 0.408479
 expect_line "fairshare --snapshot --usage: sshare's figures" \
 	"   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479|0.000000" \
-	fairshare --snapshot "$EX" --usage "$EX/usage"
+	fairshare -o "$FS9" --snapshot "$EX" --usage "$EX/usage"
 # --conf overrides the snapshot's: an empty one is Fair Tree.  Alice's
 # NormShares is 1 of 1 at her level, EffectvUsage her share of theory's
 # usage, 1, LevelFS 1/1.  Ranks: root's children chem .6/(250/1000.4) =
@@ -65,9 +65,9 @@ expect_line "fairshare --snapshot --usage: sshare's figures" \
 # carol 3, bob 2, root 1: alice 4/7 = 0.571429.
 expect_line "fairshare --snapshot --conf: the given conf" \
 	"   theory|alice|1|1.000000|200|0.200320|1.000000|0.571429|1.000000" \
-	fairshare --snapshot "$EX" --conf /dev/null
+	fairshare -o "$FS9" --snapshot "$EX" --conf /dev/null
 expect_fail "fairshare --snapshot --assoc: the given file is read" 1 \
-	"$tmp/none.txt" fairshare --snapshot "$EX" --assoc "$tmp/none.txt"
+	"$tmp/none.txt" fairshare -o "$FS9" --snapshot "$EX" --assoc "$tmp/none.txt"
 
 # --- header lines (sacctmgr/sshare without -n) are skipped, anywhere
 # the dumps are read: the example's assoc and usage files have them
@@ -77,11 +77,11 @@ EXS="$TOP_SRCDIR/examples/snapshot"
 { echo "Account|User|RawUsage"; cat "$EXS/usage.txt"; } >"$tmp/usage-h"
 expect_line "fairshare: assoc and usage with headers" \
 	"   lab|bob|1|0.050000|250|0.250000|0.275000|0.022097|0.000000" \
-	fairshare --assoc "$tmp/assoc-h" --usage "$tmp/usage-h" --flags NO_FAIR_TREE
+	fairshare -o "$FS9" --assoc "$tmp/assoc-h" --usage "$tmp/usage-h" --flags NO_FAIR_TREE
 # a header anywhere else is a bad row, named by its line
 { cat "$EXS/assoc.txt"; echo "Account|User|ParentName|Share"; } >"$tmp/assoc-h2"
 expect_fail "fairshare: a header line not first" 1 "$tmp/assoc-h2:15:" \
-	fairshare --assoc "$tmp/assoc-h2"
+	fairshare -o "$FS9" --assoc "$tmp/assoc-h2"
 
 # --- priority --snapshot: the small fixture of tests/cli/priority.sh
 # (hand-computed there at 1700000000) as a snapshot directory taken at
@@ -162,12 +162,12 @@ fs_out() {
 	}
 	END { print out + 0 }' "$1" "$2"
 }
-if "$MFPRIO" fairshare --snapshot "$L" >"$out" 2>"$err" &&
+if "$MFPRIO" fairshare -o "$FS9" --snapshot "$L" >"$out" 2>"$err" &&
 	[ "$(cut -d'|' -f1-4,9 "$out")" = "$(cut -d'|' -f1-4,9 "$L/live.sshare")" ] &&
 	[ "$(fs_out "$L/live.sshare" "$out")" = 0 ]; then
 	ok "live 22.05 snapshot: fairshare within the two-decimal bounds of sshare"
 else bad "live 22.05 snapshot: fairshare within the two-decimal bounds of sshare"; fi
-"$MFPRIO" fairshare --snapshot "$L" --usage "$L/usage" >"$out" 2>"$err"
+"$MFPRIO" fairshare -o "$FS9" --snapshot "$L" --usage "$L/usage" >"$out" 2>"$err"
 n=$(fs_out "$L/live.sshare" "$out")
 if [ "$n" -gt 0 ]; then ok "live 22.05 snapshot: sshare's whole numbers are off more ($n figures)"
 else bad "live 22.05 snapshot: sshare's whole numbers are off more"; fi
@@ -198,10 +198,10 @@ else bad "live 22.05 snapshot: priority off more with whole numbers"; fi
 
 # --- snapshot directories that are not
 expect_fail "--snapshot: not a directory" 1 "$EX/time: not a directory" \
-	fairshare --snapshot "$EX/time"
+	fairshare -o "$FS9" --snapshot "$EX/time"
 mkdir "$tmp/empty"
 expect_fail "--snapshot: no time file" 1 "$tmp/empty: no file 'time'" \
-	fairshare --snapshot "$tmp/empty"
+	fairshare -o "$FS9" --snapshot "$tmp/empty"
 mkdir "$tmp/badtime"
 printf '# taken by hand\n\n17000x\n' >"$tmp/badtime/time"
 expect_fail "--snapshot: a bad time" 1 "$tmp/badtime/time:3: '17000x' is not" \
@@ -310,7 +310,7 @@ if [ "$rc" -eq 1 ] &&
 	grep -qF '`sshare -a -P -n -o Account,User,Partition,RawUsage` exited with status 3: sshare: error: cannot talk to the database' "$err" &&
 	[ ! -e "$tmp/snap2/time" ]; then ok "snapshot: a failing command named, with status and stderr; no time file"
 else echo "# rc=$rc"; bad "snapshot: a failing command named, with status and stderr; no time file"; fi
-expect_fail "--snapshot of a failed one" 1 "no file 'time'" fairshare --snapshot "$tmp/snap2"
+expect_fail "--snapshot of a failed one" 1 "no file 'time'" fairshare -o "$FS9" --snapshot "$tmp/snap2"
 PATH="$tmp/nowhere" "$MFPRIO" snapshot "$tmp/snap3" >"$out" 2>"$err"; rc=$?
 if [ "$rc" -eq 1 ] && grep -qF 'cannot run `scontrol show config`' "$err"; then
 	ok "snapshot: no scontrol on PATH"

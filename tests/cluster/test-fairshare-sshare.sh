@@ -140,8 +140,9 @@ for c in "${cases[@]}"; do
 		sshare -a -P -n -o Account,User,RawUsage >"$out/$name.usage"
 		sshare -a -l -P -o "$cols" >"$out/$name.live"
 	}
-	if ! "$MFPRIO" fairshare --assoc "$out/$name.assoc" --usage "$out/$name.usage" \
-		--conf "$SLURM_CONF" >"$out/$name.mfprio" 2>"$out/$name.err"; then
+	# the release of the live cluster: sshare's empty cells are its own
+	if ! "$MFPRIO" fairshare -o "$cols" --assoc "$out/$name.assoc" --usage "$out/$name.usage" \
+		--conf "$SLURM_CONF" --release "$(cut -d. -f1,2 <<<"$SLURM_VERSION")" >"$out/$name.mfprio" 2>"$out/$name.err"; then
 		say "$name: mfprio failed: $(cat "$out/$name.err")"
 		fail=$((fail + 1)); continue
 	fi

@@ -127,7 +127,7 @@ phase() {
 	dt=$((taken - before))
 
 	# ------------------------------------------------------------ fairshare
-	"$MFPRIO" fairshare --snapshot "$snap" -m >"$out/$alg/mfprio.sshare" \
+	"$MFPRIO" fairshare -o "$cols" --snapshot "$snap" -m >"$out/$alg/mfprio.sshare" \
 		2>"$out/$alg/fs.err" ||
 		{ cat "$out/$alg/fs.err"; bad "$alg: mfprio fairshare --snapshot -m"; return; }
 	if [[ -s $out/$alg/fs.err ]]; then bad "$alg: fairshare warned:"; cat "$out/$alg/fs.err"; fi

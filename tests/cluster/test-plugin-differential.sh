@@ -24,6 +24,8 @@
 # and more TRES weights, and CALCULATE_RUNNING with ACCRUE_ALWAYS.
 # MFPRIO_DIFF_ONLY="fair_tree classic ...": only the cases named (space
 # separated; of either set); an unknown name fails the test.
+# After our capture, `mfprio fairshare` on a snapshot must print the live
+# `sshare -a -l -P`'s header and empty cells (sshare_shape).
 # Compared: every sshare figure to 1e-6 (RawUsage and each TRES of
 # GrpTRESRaw to 1e-3 relative: they decay between the two captures),
 # sprio's weighted columns to 1, its
@@ -51,6 +53,7 @@
 # check of the harness: see README.md for what then differs).
 set -uo pipefail
 . "$(dirname "$0")/plugin-lib.sh"
+MFPRIO=${MFPRIO:-${MFPRIO_BUILD:-$top}/mfprio}
 
 # GrpTRESRaw (each TRES's decayed usage) and TRESRunMins (each TRES's
 # reserved run time) are what GrpTRESMins and GrpTRESRunMins limits hold
@@ -269,6 +272,25 @@ compare() {
 		"$out/$e.sprio-n.noage" "$out/$a.sprio-n.noage" PRIORITY=1.5e-8
 }
 
+# sshare_shape NAME: `mfprio fairshare` on a snapshot of this cluster
+# (`mfprio snapshot`: the case's PriorityFlags, the assoc_mgr dump) as this
+# release prints `sshare -a -l -P`: the same header (so the same columns in
+# the same order), and in each row the same account and user and the same
+# cells empty (the figures are compared above, plugin against plugin, and
+# in test-fairshare-sshare.sh).  Into NAME.sshare-l, NAME.mfprio-l.
+# shellcheck disable=SC2317  # called through check
+sshare_shape() {
+	local snap=$out/$1.snap shape
+	# shellcheck disable=SC2016  # awk's own fields
+	shape='{ s = $1 "|" $2; for (i = 3; i <= NF; i++) s = s "|" ($i == "" ? "-" : "x"); print NR == 1 ? $0 : s }'
+	rm -rf "$snap"
+	"$MFPRIO" snapshot "$snap" >"$out/$1.snap.log" 2>&1 || { cat "$out/$1.snap.log"; return 1; }
+	sshare -a -l -P >"$out/$1.sshare-l"
+	"$MFPRIO" fairshare --snapshot "$snap" --release "$(cut -d. -f1,2 <<<"$SLURM_VERSION")" \
+		>"$out/$1.mfprio-l" 2>"$out/$1.mfprio-l.err" || { cat "$out/$1.mfprio-l.err"; return 1; }
+	diff <(awk -F'|' "$shape" "$out/$1.sshare-l") <(awk -F'|' "$shape" "$out/$1.mfprio-l")
+}
+
 # accrues JOBID: the job has an AccrueTime (its age counts from it)
 accrues() {
 	scontrol -o show job "$1" 2>/dev/null | grep -q 'AccrueTime=[0-9]'
@@ -368,6 +390,8 @@ for c in "${cases[@]}"; do
 			END { exit !(p > 0 && s > 0) }' \
 		"$out/$name-ours-restart.agerows" "$out/$name-ours-tick.agerows"
 
+	check "$name: mfprio fairshare prints sshare -a -l -P's header and empty cells" \
+		sshare_shape "$name"
 	compare "$name-upstream" "$name-ours-restart" "$name after restart"
 	compare "$name-upstream" "$name-ours-tick" "$name after a tick"
 	check "$name: slurmctld still up" ctld_alive

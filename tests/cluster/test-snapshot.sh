@@ -122,9 +122,9 @@ fi
 if ((dt >= 0 && dt < 90)); then ok "time: $taken"; else bad "time $taken, calculation $before"; fi
 
 # ---------------------------------------------------------------- fairshare
-"$MFPRIO" fairshare --snapshot "$snap" >"$out/mfprio.sshare" 2>"$out/fs.err" ||
+"$MFPRIO" fairshare -o "$cols" --snapshot "$snap" >"$out/mfprio.sshare" 2>"$out/fs.err" ||
 	{ cat "$out/fs.err"; bad "mfprio fairshare --snapshot"; finish; }
-"$MFPRIO" fairshare --snapshot "$snap" --usage "$snap/usage" \
+"$MFPRIO" fairshare -o "$cols" --snapshot "$snap" --usage "$snap/usage" \
 	>"$out/whole.sshare" 2>>"$out/fs.err" ||
 	{ cat "$out/fs.err"; bad "mfprio fairshare --usage usage"; finish; }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mfp_decay: the background thread that runs every PriorityCalcPeriod,
- * and when jobs are charged (what a charge books, and where: mfp_usage.h).
- * The tick's steps are listed at the top of mfp_decay.c.
+ * mfp_decay: the background thread that runs every PriorityCalcPeriod
+ * (when jobs are charged: mfp_charge.h).  The tick's steps are listed at
+ * the top of mfp_decay.c.
  *
  * Controller only.  The thread owns what mfp_decay_prepare() read until
  * mfp_decay_stop() frees it.  Nothing here fails to its caller: a state
@@ -28,13 +28,6 @@ void mfp_decay_stop(void);
 
 /* Ask the thread to reread its settings at its next pass. */
 void mfp_decay_reconfig(void);
-
-/* When usage was last charged up to (the last decay tick). */
-time_t mfp_last_ran(void);
-
-/* Charge JOB's usage since the last tick up to its end (priority_p_job_end;
- * job write lock held by the caller). */
-void mfp_charge_job_end(job_record_t *job_ptr);
 
 /* Recompute fair-share now (assoc WRITE lock taken inside).  Returns how
  * long it held that lock, in milliseconds; *BUILT (may be NULL) whether

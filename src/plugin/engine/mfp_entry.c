@@ -6,6 +6,7 @@
  * mfp_sprio.c, fair-share through mfp_tree.c into the core.
  */
 #include "mfp_entry.h"
+#include "mfp_charge.h"
 #include "mfp_decay.h"
 #include "mfp_jobs.h"
 #include "mfp_metrics.h"

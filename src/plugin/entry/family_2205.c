@@ -8,6 +8,7 @@
  */
 #include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/entry/entry_forms.h"
 #include "src/plugin/engine/mfp_settings.h"
 #include "src/plugin/engine/mfp_sprio.h"
 
@@ -17,9 +18,6 @@
 
 int init(void);
 int fini(void);
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm);
 List priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid);
 
@@ -38,16 +36,8 @@ int fini(void)
 	return SLURM_SUCCESS;
 }
 
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
-{
-	mfp_set_assoc_usage(assoc);
-}
-
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm)
-{
-	return mfp_calc_fs_factor(usage_efctv, shares_norm);
-}
+MFE_SET_ASSOC_USAGE
+MFE_CALC_FS_FACTOR
 
 List priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)

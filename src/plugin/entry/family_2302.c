@@ -10,6 +10,7 @@
  */
 #include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/entry/entry_forms.h"
 #include "src/plugin/engine/mfp_settings.h"
 #include "src/plugin/engine/mfp_sprio.h"
 
@@ -19,15 +20,8 @@
 
 int init(void);
 int fini(void);
-uint32_t priority_p_recover(uint32_t prio_boost);
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm);
 list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid);
-#if MFA_HAS_THREAD_START
-void priority_p_thread_start(void);
-#endif
 
 int init(void)
 {
@@ -46,28 +40,11 @@ int fini(void)
 }
 
 #if MFA_HAS_THREAD_START
-void priority_p_thread_start(void)
-{
-	mfp_thread_start();
-}
+MFE_THREAD_START
 #endif
-
-uint32_t priority_p_recover(uint32_t prio_boost)
-{
-	mfp_initial_priorities();
-	return 0;
-}
-
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
-{
-	mfp_set_assoc_usage(assoc);
-}
-
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm)
-{
-	return mfp_calc_fs_factor(usage_efctv, shares_norm);
-}
+MFE_RECOVER
+MFE_SET_ASSOC_USAGE
+MFE_CALC_FS_FACTOR
 
 list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)

@@ -9,6 +9,7 @@
  */
 #include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/entry/entry_forms.h"
 #include "src/plugin/engine/mfp_settings.h"
 #include "src/plugin/engine/mfp_sprio.h"
 
@@ -18,12 +19,6 @@
 
 int init(void);
 int fini(void);
-uint32_t priority_p_recover(uint32_t prio_boost);
-void priority_p_thread_start(void);
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm);
-list_t *priority_p_get_priority_factors_list(uid_t uid);
 
 int init(void)
 {
@@ -36,33 +31,10 @@ int fini(void)
 	return SLURM_SUCCESS;
 }
 
-void priority_p_thread_start(void)
-{
-	mfp_thread_start();
-}
-
-uint32_t priority_p_recover(uint32_t prio_boost)
-{
-	mfp_initial_priorities();
-	return 0;
-}
-
-void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
-{
-	mfp_set_assoc_usage(assoc);
-}
-
-double priority_p_calc_fs_factor(long double usage_efctv,
-				 long double shares_norm)
-{
-	return mfp_calc_fs_factor(usage_efctv, shares_norm);
-}
-
-list_t *priority_p_get_priority_factors_list(uid_t uid)
-{
-	if (!mfp_controller())
-		return NULL;
-	return mfp_factors_list(NULL, uid);
-}
+MFE_THREAD_START
+MFE_RECOVER
+MFE_SET_ASSOC_USAGE
+MFE_CALC_FS_FACTOR
+MFE_FACTORS_LIST_UID
 
 #endif

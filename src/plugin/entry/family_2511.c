@@ -10,6 +10,7 @@
  */
 #include "src/plugin/access/slurm.h"
 #include "src/plugin/engine/mfp_entry.h"
+#include "src/plugin/entry/entry_forms.h"
 #include "src/plugin/engine/mfp_sprio.h"
 
 /* plugin_name and the entry points every release shares: entry_common.c */
@@ -18,10 +19,7 @@
 
 int init(void);
 void fini(void);
-uint32_t priority_p_recover(uint32_t prio_boost);
-void priority_p_thread_start(void);
 void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
-list_t *priority_p_get_priority_factors_list(uid_t uid);
 
 int init(void)
 {
@@ -33,16 +31,8 @@ void fini(void)
 	mfp_fini();
 }
 
-void priority_p_thread_start(void)
-{
-	mfp_thread_start();
-}
-
-uint32_t priority_p_recover(uint32_t prio_boost)
-{
-	mfp_initial_priorities();
-	return 0;
-}
+MFE_THREAD_START
+MFE_RECOVER
 
 void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
@@ -50,11 +40,6 @@ void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	mfp_assoc_fs_factor(assoc);
 }
 
-list_t *priority_p_get_priority_factors_list(uid_t uid)
-{
-	if (!mfp_controller())
-		return NULL;
-	return mfp_factors_list(NULL, uid);
-}
+MFE_FACTORS_LIST_UID
 
 #endif
