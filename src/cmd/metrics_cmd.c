@@ -39,6 +39,7 @@
 #include "fairshare.h"
 #include "input_opts.h"
 #include "level_fs.h"
+#include "live_text.h"
 #include "metrics.h"
 #include "priority_run.h"
 #include "slurm_conf.h"
@@ -246,138 +247,34 @@ static int _run(const char *const *argv, char **out)
 	return rc;
 }
 
-/* A number field of sshare: "" unset (NAN), "inf", or a number. */
-static double _sshare_num(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!*s)
-		return NAN;
-	v = g_ascii_strtod(s, &end);
-	return *end ? NAN : v;
-}
-
 static int _live_assocs(_fig_t *f)
 {
 	static const char *const argv[] = {
 		"sshare", "-a", "-P", "-n", "-o",
 		"Cluster,Account,User,Partition,RawShares,NormShares,RawUsage,"
 		"EffectvUsage,FairShare,LevelFS", NULL };
-	GPtrArray *stack = g_ptr_array_new();   /* account at each depth */
-	char *text, **lines;
+	char *text;
+	mf_error_t err;
 	int rc = MF_EXIT_OK;
 
 	if (_run(argv, &text))
 		return MF_EXIT_INPUT;
-	lines = g_strsplit(text, "\n", -1);
-	for (int n = 0; lines[n]; n++) {
-		char **fld;
-		const char *acct;
-		int depth = 0;
-		mf_metrics_assoc_t m = { 0 };
-
-		if (!*lines[n])
-			continue;
-		fld = g_strsplit(lines[n], "|", -1);
-		if (g_strv_length(fld) < 10) {
-			mf_cmd_error("metrics: sshare line %d: %d fields, not 10: "
-				     "%s", n + 1, g_strv_length(fld), lines[n]);
-			g_strfreev(fld);
-			rc = MF_EXIT_INPUT;
-			break;
-		}
-		for (acct = fld[1]; *acct == ' '; acct++)
-			depth++;
-		if (!f->cluster && *fld[0])
-			f->cluster = g_strdup(fld[0]);
-		m.account = _s(f, acct);
-		m.user = _s(f, fld[2]);
-		m.partition = _s(f, fld[3]);
-		m.depth = depth;
-		if (m.user) {
-			m.parent = m.account;
-		} else {
-			g_ptr_array_set_size(stack, depth + 1);
-			stack->pdata[depth] = (gpointer) m.account;
-			m.parent = depth > 0 ? stack->pdata[depth - 1] : NULL;
-		}
-		m.shares_raw = (!*fld[4] || !strcmp(fld[4], "parent") ||
-				!depth) ? MF_METRICS_NO_SHARES :
-			(uint32_t) strtoul(fld[4], NULL, 10);
-		m.shares_norm = _sshare_num(fld[5]);
-		m.usage_raw = _sshare_num(fld[6]);
-		m.usage_efctv = _sshare_num(fld[7]);
-		m.fs_factor = _sshare_num(fld[8]);
-		m.level_fs = _sshare_num(fld[9]);
-		g_array_append_val(f->assocs, m);
-		g_strfreev(fld);
+	if (mf_live_sshare(text, f->names, f->assocs, &f->cluster, &err) < 0) {
+		mf_cmd_error("metrics: %s", err.text);
+		rc = MF_EXIT_INPUT;
 	}
-	g_strfreev(lines);
 	g_free(text);
-	g_ptr_array_free(stack, TRUE);
 	return rc;
 }
 
-/* One row of a command's '|'-separated output, its fields stripped. */
-typedef void (*_row_fn)(char **fld, void *arg);
-
-/* Run ARGV and hand each line of its output with at least N fields to
- * ROW.  Returns 0, or -1 (reported). */
-static int _run_rows(const char *const *argv, guint n, _row_fn row,
-		     void *arg)
+/* mf_live_pending_fn: count the job in F (ARG) as of F's timestamp. */
+static void _live_job(const char *acct, const char *user, const char *part,
+		      double prio, uint32_t job_id, time_t submit, void *arg)
 {
-	char *text = NULL, **lines;
+	_fig_t *f = arg;
 
-	if (_run(argv, &text))
-		return -1;
-	lines = g_strsplit(text, "\n", -1);
-	for (int l = 0; lines[l]; l++) {
-		char **fld = g_strsplit(lines[l], "|", -1);
-
-		if (g_strv_length(fld) >= n) {
-			for (guint i = 0; i < n; i++)
-				g_strstrip(fld[i]);
-			row(fld, arg);
-		}
-		g_strfreev(fld);
-	}
-	g_strfreev(lines);
-	g_free(text);
-	return 0;
-}
-
-/* The pending jobs being read: squeue's accounts and submit times by job
- * id, then sprio's rows. */
-typedef struct {
-	_fig_t *f;
-	GHashTable *acct;            /* job id -> account */
-	GHashTable *submit;          /* job id -> submit time */
-	time_t now;
-} _pending_t;
-
-static void _squeue_row(char **fld, void *arg)
-{
-	_pending_t *p = arg;
-	time_t t = 0;
-
-	if (mf_time_point(fld[2], p->now, &t, NULL) < 0)
-		t = 0;
-	g_hash_table_replace(p->acct, g_strdup(fld[0]), g_strdup(fld[1]));
-	g_hash_table_replace(p->submit, g_strdup(fld[0]),
-			     GSIZE_TO_POINTER((gsize) t));
-}
-
-static void _sprio_row(char **fld, void *arg)
-{
-	_pending_t *p = arg;
-
-	_add_pending(p->f, g_hash_table_lookup(p->acct, fld[0]), fld[2],
-		     fld[1], g_ascii_strtod(fld[3], NULL),
-		     (uint32_t) strtoul(fld[0], NULL, 10),
-		     (time_t) GPOINTER_TO_SIZE(g_hash_table_lookup(p->submit,
-								   fld[0])),
-		     p->now);
+	_add_pending(f, acct, user, part, prio, job_id, submit,
+		     (time_t) f->timestamp);
 }
 
 static int _live_pending(_fig_t *f)
@@ -386,42 +283,30 @@ static int _live_pending(_fig_t *f)
 					     "%i|%r|%u|%Y", NULL };
 	static const char *const squeue[] = { "squeue", "-h", "-t", "PD",
 					      "-o", "%A|%a|%V", NULL };
-	_pending_t p = {
-		.f = f, .now = (time_t) f->timestamp,
-		.acct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      g_free),
-		.submit = g_hash_table_new_full(g_str_hash, g_str_equal,
-						g_free, NULL),
-	};
-	int rc = _run_rows(squeue, 3, _squeue_row, &p) ||
-		 _run_rows(sprio, 4, _sprio_row, &p) ? MF_EXIT_INPUT
-						     : MF_EXIT_OK;
+	char *q = NULL, *p = NULL;
+	int rc = MF_EXIT_INPUT;
 
-	g_hash_table_destroy(p.acct);
-	g_hash_table_destroy(p.submit);
+	if (!_run(squeue, &q) && !_run(sprio, &p)) {
+		mf_live_pending(q, p, (time_t) f->timestamp, _live_job, f);
+		rc = MF_EXIT_OK;
+	}
+	g_free(q);
+	g_free(p);
 	return rc;
 }
 
-/* The algorithm named in `scontrol show config`'s PriorityFlags. */
+/* The algorithm named in `scontrol show config`'s PriorityFlags, or NULL
+ * (reported). */
 static const char *_live_algorithm(void)
 {
 	static const char *const argv[] = { "scontrol", "show", "config",
 					     NULL };
-	const char *algo = "fair_tree";
-	char *text, **lines;
+	const char *algo;
+	char *text;
 
 	if (_run(argv, &text))
 		return NULL;
-	lines = g_strsplit(text, "\n", -1);
-	for (int n = 0; lines[n]; n++) {
-		if (!g_str_has_prefix(lines[n], "PriorityFlags"))
-			continue;
-		if (strstr(lines[n], "DEPTH_OBLIVIOUS"))
-			algo = "depth_oblivious";
-		else if (strstr(lines[n], "NO_FAIR_TREE"))
-			algo = "classic";
-	}
-	g_strfreev(lines);
+	algo = mf_live_algorithm(text);
 	g_free(text);
 	return algo;
 }

@@ -225,14 +225,24 @@ check "$E, which the server lacks, is not found (exit $rc)" test "$rc" -eq 2 -a 
 check "... saying the fetch failed, and how to provide it" \
 	bash -c "grep -q 'cannot fetch ${url}slurm-$E.tar.bz2' '$tmp/err' && grep -q 'or network to $url' '$tmp/err'"
 
+# MFPRIO_SLURM_FETCH=0, with the server up and serving D: exit 2 (not 0,
+# and no crash), nothing printed on stdout, no request, no download
+# directory, and one line saying why
+n=$(gets "slurm-$D.tar.bz2")
+MFPRIO_SLURM_FETCH=0 find_rel $D "$tmp/dl-nofetch"
+check "MFPRIO_SLURM_FETCH=0: not found (exit $rc, 2 wanted), no path printed ('$out')" \
+	test "$rc" -eq 2 -a -z "$out"
+check "... no request to the server ($(($(gets "slurm-$D.tar.bz2") - n))), nothing downloaded" \
+	test "$(gets "slurm-$D.tar.bz2")" -eq "$n" -a ! -e "$tmp/dl-nofetch"
+check "... one line saying it was not fetched because of MFPRIO_SLURM_FETCH=0 ($(wc -l <"$tmp/err") lines)" \
+	bash -c "test \$(wc -l <'$tmp/err') -eq 1 &&
+		grep -qF 'slurm-release: no source of Slurm $D found (looked in: $tmp/none $tmp/dl-nofetch; not fetched: MFPRIO_SLURM_FETCH=0); to provide it:' '$tmp/err'"
+
 kill "$hpid" 2>/dev/null
 wait "$hpid" 2>/dev/null
 hpid=""
 find_rel $D "$tmp/dl-noserver"
 check "no server: not found (exit $rc), and said" \
 	bash -c "test $rc -eq 2 && grep -q 'cannot fetch' '$tmp/err' && ! ls -A '$tmp/dl-noserver' | grep -q ."
-MFPRIO_SLURM_FETCH=0 find_rel $D "$tmp/dl-nofetch"
-check "MFPRIO_SLURM_FETCH=0: not found (exit $rc), nothing fetched" \
-	bash -c "test $rc -eq 2 && ! grep -q fetching '$tmp/err' && grep -q 'MFPRIO_SLURM_FETCH=0' '$tmp/err'"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -184,24 +184,58 @@ check "u1's two-partition job counted in each partition" \
 check "u2's oldest job has waited since its submission" \
 	python3 -c "import sys; w = float('$(pquery 'mfprio_pending_oldest_wait_seconds{user="u2",partition="debug"}')' or -1); sys.exit(not 60 <= w < 3600)"
 
-# cycle figures against mfprio_stats of the same cycle
-stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$out/mfprio_stats" 2>/dev/null; }
-check "cycle time = mfprio_stats cycle_time ($(stat_of cycle_time))" \
-	test "$(pquery mfprio_cycle_timestamp_seconds)" = "$(stat_of cycle_time)"
-check "jobs recomputed = mfprio_stats's ($(stat_of jobs_recomputed))" \
-	test "$(pquery 'mfprio_cycle_jobs{state="recomputed"}')" = "$(stat_of jobs_recomputed)"
-check "cycles_total = mfprio_stats cycle ($(stat_of cycle))" \
-	test "$(pquery mfprio_cycles_total)" = "$(stat_of cycle)"
-check "wall seconds = mfprio_stats wall_ms / 1000" \
-	python3 -c "import sys; sys.exit(abs(float('$(pquery mfprio_cycle_wall_seconds)') * 1000 - float('$(stat_of wall_ms)')) > 0.01)"
-check "lock holds: priorities phase = mfprio_stats's" \
-	test "$(pquery 'mfprio_cycle_job_lock_holds{phase="priorities"}')" = "$(stat_of job_lock_priorities_slices)"
-for fam in mfprio_cycle_cpu_seconds mfprio_cycle_job_lock_seconds mfprio_cycle_job_lock_longest_seconds \
-	mfprio_cycle_assoc_lock_seconds mfprio_metrics_collect_lock_seconds mfprio_metrics_write_seconds \
-	mfprio_metrics_handoff_seconds mfprio_metrics_skipped_total \
-	mfprio_job_lock_seconds_total mfprio_thread_cpu_seconds_total mfprio_fairshare_tree_builds_total; do
-	check "$fam in Prometheus" test -n "$(pquery "$fam")"
-done
+# cycle figures, from the file of the captured cycle ($out/mfprio.prom),
+# against what does not come from the plugin's counters: the tick slurmctld
+# records (priority_last_decay_ran), the five jobs submitted pending above
+# (no other job is pending or held: recomputed = 5), slurmctld's age in
+# minutes (PriorityCalcPeriod=1: one cycle a minute since it started), and
+# the bounds time sets (a thread uses no more CPU than wall time, a cycle
+# is shorter than the 60 s between two, a part of the cycle no longer than
+# the whole, a total no less than the last cycle's part of it)
+# fig NAME [LABEL]: the value of NAME's sample (with LABEL, e.g.
+# state="recomputed") in the captured file
+fig() {
+	awk -v n="$1" -v l="${2:-}" '($1 == n || index($1, n "{") == 1) && index($1, l) { print $2; exit }' \
+		"$out/mfprio.prom"
+}
+# holds AWK-CONDITION: true when the condition on the figures holds
+holds() { awk "BEGIN { exit !($1) }"; }
+wall=$(fig mfprio_cycle_wall_seconds) cpu=$(fig mfprio_cycle_cpu_seconds)
+lock=$(awk '/^mfprio_cycle_job_lock_seconds\{/ { s += $2 } END { print s + 0 }' "$out/mfprio.prom")
+cycles=$(fig mfprio_cycles_total)
+ctld_age=$(ps -o etimes= -p "$(ctld_pid)" 2>/dev/null | tr -d ' ')
+check "cycle time = slurmctld's last tick within 1 s ($(fig mfprio_cycle_timestamp_seconds), $(last_ran))" \
+	holds "$(fig mfprio_cycle_timestamp_seconds) - $(last_ran) <= 1 && $(last_ran) - $(fig mfprio_cycle_timestamp_seconds) <= 1"
+check "jobs recomputed = the 5 pending jobs ($(fig mfprio_cycle_jobs 'state="recomputed"'); squeue: $(squeue -h -t PD | wc -l))" \
+	test "$(fig mfprio_cycle_jobs 'state="recomputed"')" = 5
+check "cycles_total: one a minute of slurmctld's ${ctld_age:-?} s, +-2 ($cycles)" \
+	holds "${ctld_age:-0} > 0 && $cycles >= ${ctld_age:-0} / 60 - 2 && $cycles <= ${ctld_age:-0} / 60 + 2"
+check "wall seconds: above 0, under the 60 s period ($wall)" holds "$wall > 0 && $wall < 60"
+check "lock holds, priorities phase: at least one ($(fig mfprio_cycle_job_lock_holds 'phase="priorities"'))" \
+	holds "$(fig mfprio_cycle_job_lock_holds 'phase="priorities"') >= 1"
+# the eleven families: each in Prometheus, and its value in the captured
+# cycle within its bound (F stands for the value)
+# fam_ok FAMILY BOUND
+fam_ok() {
+	local v
+	v=$(fig "$1")
+	[[ -n $(pquery "$1") && $v =~ ^[0-9.e+-]+$ ]] && holds "${2//F/$v}"
+}
+while read -r fam bound; do
+	check "$fam in Prometheus, and in the captured cycle $bound ($(fig "$fam"))" fam_ok "$fam" "$bound"
+done <<EOF2
+mfprio_cycle_cpu_seconds F >= 0 && F <= $wall + 0.01
+mfprio_cycle_job_lock_seconds F >= 0 && $lock <= $wall + 0.01
+mfprio_cycle_job_lock_longest_seconds F >= 0 && F <= $lock + 1e-6
+mfprio_cycle_assoc_lock_seconds F >= 0 && F <= $wall + 0.01
+mfprio_metrics_collect_lock_seconds F >= 0 && F < 60
+mfprio_metrics_write_seconds F >= 0 && F < 60
+mfprio_metrics_handoff_seconds F >= 0 && F < 60
+mfprio_metrics_skipped_total F == 0
+mfprio_job_lock_seconds_total F >= $lock - 1e-6
+mfprio_thread_cpu_seconds_total F > 0 && F >= $cpu - 1e-6
+mfprio_fairshare_tree_builds_total F >= 1 && F <= $cycles + 5
+EOF2
 
 # the dashboard's queries (a few scrapes more for its rates)
 sleep 10
@@ -235,6 +269,11 @@ if [[ ${MFPRIO_METRICS_NO_ERRORS:-} != 1 ]]; then
 	check "a relative path: an error naming mfprio_metrics_file" \
 		log_has "$m" 'error: mfprio: PriorityParameters: mfprio_metrics_file=relative.prom: not an absolute path'
 	check "slurmctld is up after it" ctld_alive
+	# the other item, site_knob=1, left alone: slurmctld still has it as
+	# written, and the plugin says nothing of it
+	check "other PriorityParameters left alone: slurmctld shows site_knob=1 as written" \
+		bash -c "scontrol show config | grep -Eqx 'PriorityParameters *= site_knob=1,mfprio_metrics_file=relative.prom'"
+	check "... and the log names no site_knob" log_lacks "$m" site_knob
 	# a file that cannot be written: logged once over two cycles
 	m=$(log_mark)
 	sed -i "s|^PriorityParameters=.*|PriorityParameters=mfprio_metrics_file=$work/no-such-dir/x.prom|" "$DIR/etc/priority.conf"

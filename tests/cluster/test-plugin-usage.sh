@@ -23,6 +23,14 @@
 #   5. the same with a running job preempted and requeued
 #      (PreemptType=preempt/qos, PreemptMode=REQUEUE) by a job of a higher
 #      QOS.
+#   Cases 4 and 5 each charge an association made for the case (zero
+#   usage, so that no decay of earlier usage counts against the charge:
+#   within 10% holds both under and over).  From 24.11 on, case 4's job is
+#   submitted with two QOS, --qos=qa,qb (qa UsageFactor 1000 and Priority
+#   20, qb UsageFactor 1 and Priority 10): it runs under qa, and once
+#   requeued it is pending under its last QOS, qb; each run must be charged
+#   to the QOS it ran under (sacct's QOS of the run): qa holds both runs'
+#   CPU-seconds x 1000 within 10%, qb holds nothing.
 #
 # The cluster and Slurm release: MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
 # (instance.sh); slurmctld is restarted from that release's sbin, with its
@@ -187,14 +195,36 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 		cpu=$(sacct -n -P -X --duplicates -j "$1" -o CPUTimeRAW 2>/dev/null |
 			awk '/^[0-9]/ { s += $1 } END { print s + 0 }')
 	}
+	# fresh_assoc USER ACCOUNT QOS,...: a new association (zero usage)
+	# allowed those QOS, once slurmctld has it
+	fresh_assoc() {
+		local end=$((SECONDS + 30))
+		sacctmgr -i add user "$1" cluster="$CLUSTER_NAME" account="$2" qos="$3" >/dev/null
+		until sshare -n -P -a -o Account,User | tr -d ' ' | grep -qx "$2|$1"; do
+			((SECONDS < end)) || { say "no association $2/$1 in sshare"; return 1; }
+			sleep 1
+		done
+	}
+	# qos_usage NAME: the QOS's UsageRaw in slurmctld
+	qos_usage() {
+		scontrol -o show assoc_mgr flags=qos qos="$1" 2>/dev/null |
+			grep -o 'UsageRaw=[0-9.]*' | head -n 1 | cut -d= -f2
+	}
 	# 4. without limits, a running job requeued after RUN1 seconds, which then
 	#    runs its whole RUN2 seconds: sacct -D has both runs (the first ending
 	#    at the requeue), and the association is charged both
 	RUN1=25
 	RUN2=40
-	before=$(raw_usage c u3)
+	rq_qos=uf
+	if slurm_at_least 24.11; then
+		sacctmgr -i add qos qa UsageFactor=$UF Priority=20 >/dev/null 2>&1
+		sacctmgr -i add qos qb UsageFactor=1 Priority=10 >/dev/null 2>&1
+		rq_qos=qa,qb
+	fi
+	check "4: a fresh association d/u3" fresh_assoc u3 d "normal,$rq_qos"
+	before=$(raw_usage d u3)
 	wait_tick "$(date +%s)"
-	rr=$(sbatch --parsable --requeue --uid=u3 -A c -n "$CPUS" --qos=uf -D /tmp -o /dev/null \
+	rr=$(sbatch --parsable --requeue --uid=u3 -A d -n "$CPUS" --qos="$rq_qos" -D /tmp -o /dev/null \
 		--wrap "sleep $RUN2")
 	end=$((SECONDS + 60))
 	until [[ $(run_state "$rr") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
@@ -203,7 +233,7 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 	end=$((SECONDS + 60))
 	until [[ $(run_state "$rr") == PENDING ]] || ((SECONDS > end)); do sleep 1; done
 	second_run "$rr"
-	after=$(raw_usage c u3)
+	after=$(raw_usage d u3)
 	got=$((after - before))
 	rr_expect=$((cpu * UF))
 	say "running job $rr requeued after ${RUN1}s: sacct has $runs runs, $cpu CPU-seconds; charged $got"
@@ -212,6 +242,21 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 		within "$got" "$rr_expect" 10
 	check "no limits, running job requeued: sacct's runs are at least the $RUN1 s and $RUN2 s run ($cpu)" \
 		test "$cpu" -ge $((CPUS * (RUN1 + RUN2) * 9 / 10))
+	if [[ $rq_qos == qa,qb ]]; then
+		# each run's QOS and CPU-seconds, as sacct has them: qa's UsageFactor
+		# is 1000, qb's 1
+		sacct -n -P -X --duplicates -j "$rr" -o QOS,CPUTimeRAW >"$out/multi-qos.runs" 2>/dev/null
+		want_qa=$(awk -F'|' '$1 == "qa" { s += $2 } END { print s * 1000 }' "$out/multi-qos.runs")
+		want_qb=$(awk -F'|' '$1 == "qb" { s += $2 } END { print s + 0 }' "$out/multi-qos.runs")
+		got_qa=$(qos_usage qa) got_qb=$(qos_usage qb)
+		say "multi-QOS job $rr: runs (QOS|CPU-s) $(paste -sd' ' "$out/multi-qos.runs"); qa holds $got_qa, qb $got_qb"
+		check "4, multi-QOS: the first run was under qa" \
+			test "$(head -n 1 "$out/multi-qos.runs" | cut -d'|' -f1)" == qa
+		check "4, multi-QOS: qa holds its runs' CPU-seconds x 1000 within 10% (${got_qa:-none}, expected $want_qa)" \
+			within "${got_qa:-0}" "$want_qa" 10
+		check "4, multi-QOS: qb holds its runs' CPU-seconds within 10%, nothing if none ran under it (${got_qb:-none}, expected $want_qb)" \
+			awk -v g="${got_qb:-x}" -v w="$want_qb" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g ~ /^[0-9.]+$/ && d <= w * 0.1) }'
+	fi
 
 	# 5. without limits, a running job of QOS low preempted after RUN1 seconds
 	#    by a job of QOS high, requeued, then run its whole RUN2 seconds
@@ -219,12 +264,13 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 	sacctmgr -i add qos high Preempt=low >/dev/null 2>&1 ||
 		sacctmgr -i modify qos high set Preempt=low >/dev/null
 	sacctmgr -i modify user where name=u1,u2 set qos+=low,high >/dev/null
+	check "5: a fresh association d/u2" fresh_assoc u2 d normal,low,high
 	sed -i '/^Preempt/d' "$SLURM_CONF"
 	printf 'PreemptType=preempt/qos\nPreemptMode=REQUEUE\n' >>"$SLURM_CONF"
 	start_ctld_enforce associations || { echo "$pass passed, $((fail + 1)) failed"; exit 1; }
-	before=$(raw_usage c u2)
+	before=$(raw_usage d u2)
 	wait_tick "$(date +%s)"
-	lo=$(sbatch --parsable --requeue --uid=u2 -A c -n "$CPUS" --qos=low -D /tmp -o /dev/null \
+	lo=$(sbatch --parsable --requeue --uid=u2 -A d -n "$CPUS" --qos=low -D /tmp -o /dev/null \
 		--wrap "sleep $RUN2")
 	end=$((SECONDS + 60))
 	until [[ $(run_state "$lo") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
@@ -236,7 +282,7 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 		test "$(run_state "$lo")" == PENDING
 	until [[ $(run_state "$hi") == COMPLETED ]] || ((SECONDS > end)); do sleep 1; done
 	second_run "$lo"
-	after=$(raw_usage c u2)
+	after=$(raw_usage d u2)
 	got=$((after - before))
 	say "preempted job $lo: sacct has $runs runs, $cpu CPU-seconds; charged $got"
 	check "no limits, preemption: sacct has both runs of job $lo ($runs)" test "$runs" -eq 2

@@ -15,7 +15,8 @@
 #
 # Environment:
 #   MFPRIO_FUZZ_BUILD   build directory (default: _build/fuzz in the tree)
-#   MFPRIO_FUZZ_TIME    seconds per harness (default 12)
+#   MFPRIO_FUZZ_TIME    seconds per harness (default 11: thirteen harnesses
+#                       in the time twelve had at 12)
 #   MFPRIO_FUZZ_ONLY    names of the harnesses to run, space-separated
 #                       (default: all, e.g. "slurm_conf jobs")
 #   MFPRIO_FUZZ_JOBS    parallel fuzzing processes per harness (default 1)
@@ -25,10 +26,10 @@ set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fz=$top/tests/fuzz
 build=${MFPRIO_FUZZ_BUILD:-$top/_build/fuzz}
-secs=${MFPRIO_FUZZ_TIME:-12}
+secs=${MFPRIO_FUZZ_TIME:-11}
 jobs=${MFPRIO_FUZZ_JOBS:-1}
 cc=${CC:-clang}
-all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist usage_record state_files sacct)
+all=(slurm_conf jobs jobs_json qos sacctmgr sshare assoc_mgr timestr hostlist usage_record state_files sacct live)
 read -r -a names <<<"${MFPRIO_FUZZ_ONLY:-${all[*]}}"
 
 # the longest input each harness is given (bytes): the length of a real
@@ -36,7 +37,7 @@ read -r -a names <<<"${MFPRIO_FUZZ_ONLY:-${all[*]}}"
 declare -A maxlen=([slurm_conf]=4096 [jobs]=8192 [jobs_json]=16384 [qos]=1024
 		   [sacctmgr]=2048 [sshare]=1024 [assoc_mgr]=4096
 		   [timestr]=64 [hostlist]=128 [usage_record]=2048 [state_files]=512
-		   [sacct]=2048)
+		   [sacct]=2048 [live]=2048)
 
 die() { echo "fuzz: $*" >&2; exit 2; }
 command -v "$cc" >/dev/null || die "no $cc: install clang (tests/install-deps)"

@@ -9,7 +9,8 @@
  * failure) shows no such end for long: once its epilog is done slurmctld
  * clears its start and end times and it is pending again, and its
  * first run would be lost.  Each running job is noted here (its run's
- * start, up to when it is charged, what it bills) as the decay thread
+ * start, up to when it is charged, what it bills, under which QOS) as the
+ * decay thread
  * charges it or first sees it running; a noted job whose record shows
  * another run, or none, has ended the noted run, which the decay thread
  * then charges (mfp_decay.c).
@@ -32,6 +33,10 @@ typedef struct {
 	time_t charged_to;      /* its usage is booked up to here */
 	double billable;        /* billing TRES at the last charge */
 	double usage_factor;    /* its QOS UsageFactor then */
+	uint32_t qos_id;        /* the QOS it ran under (0: none): a job of
+				 * several QOS (24.11 on) is pending again
+				 * under another by the time its run is
+				 * settled */
 } mfp_run_t;
 
 /* Note that job JOB_ID's run RUN is charged up to RUN->charged_to

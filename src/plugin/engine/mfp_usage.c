@@ -18,6 +18,10 @@ typedef struct {
 	const mf_charge_t *charge;  /* NULL: only give back reservations */
 	const uint64_t *released;
 	bool limits;
+	bool of_run;                /* a settled run: book to run_qos (the
+				     * QOS it ran under, or NULL), not to
+				     * the job's QOS now */
+	slurmdb_qos_rec_t *run_qos;
 } booking_t;
 
 bool mfp_usage_limits(void)
@@ -125,7 +129,7 @@ static void _book_assoc_chain(slurmdb_assoc_rec_t *assoc, const booking_t *b)
 /* Every tally of B's job. */
 static void _book(const booking_t *b)
 {
-	slurmdb_qos_rec_t *qos = b->job->qos_ptr;
+	slurmdb_qos_rec_t *qos = b->of_run ? b->run_qos : b->job->qos_ptr;
 	slurmdb_qos_rec_t *part_qos =
 		b->job->part_ptr ? b->job->part_ptr->qos_ptr : NULL;
 
@@ -200,6 +204,13 @@ void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
 	run->charged_to = charged_to;
 	run->billable = billable;
 	run->usage_factor = _usage_factor(job);
+	run->qos_id = job->qos_ptr ? job->qos_ptr->id : 0;
+}
+
+/* list_find_first: the QOS whose id KEY (a uint32_t *) names. */
+static int _qos_of_id(void *x, void *key)
+{
+	return ((slurmdb_qos_rec_t *) x)->id == *(uint32_t *) key;
 }
 
 void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
@@ -209,14 +220,20 @@ void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
 			       .billable = run->billable,
 			       .usage_factor = run->usage_factor };
 	mf_charge_t c;
-	booking_t b = { .job = job, .charge = &c, .limits = false };
+	booking_t b = { .job = job, .charge = &c, .limits = false,
+			.of_run = true };
+	uint32_t qos_id = run->qos_id;
 
+	if (qos_id && assoc_mgr_qos_list)
+		b.run_qos = list_find_first(assoc_mgr_qos_list, _qos_of_id,
+					    &qos_id);
 	mf_charge_bind(&c, 0, NULL, NULL);
 	mf_charge_compute(&in, run->charged_to, end, decay, &c);
 	log_flag(PRIO, "mfprio: %pJ owes %.0f s x %.3f billable (x %.6f "
-		 "decay) from %ld to %ld, the end of its run of %ld",
-		 job, c.seconds, in.billable, c.weight,
-		 (long) run->charged_to, (long) end, (long) run->start);
+		 "decay) from %ld to %ld, the end of its run of %ld under "
+		 "QOS %s", job, c.seconds, in.billable, c.weight,
+		 (long) run->charged_to, (long) end, (long) run->start,
+		 b.run_qos ? b.run_qos->name : "(none)");
 	_book(&b);
 }
 

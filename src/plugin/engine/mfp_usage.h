@@ -40,7 +40,8 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 
 /*
  * RUN := JOB's current run as mfp_runs.h keeps it: its start, charged to
- * CHARGED_TO at BILLABLE, at the UsageFactor of JOB's QOS (1 without).
+ * CHARGED_TO at BILLABLE, under JOB's QOS (its id; 0 without) and at its
+ * UsageFactor (1 without).
  * Returns nothing.
  */
 void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
@@ -49,8 +50,9 @@ void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
 /*
  * Book the rest of a run of JOB that has ended although JOB shows no end
  * of it (a running job requeued: mfp_runs.h): [RUN->charged_to, END] at
- * the run's own billing and UsageFactor, to JOB's tallies (its QOS, its
- * partition's, its association and ancestors).  Only without limits
+ * the run's own billing and UsageFactor, to the QOS the run ran under
+ * (RUN->qos_id; none if that QOS is gone), not JOB's QOS now, and to JOB's
+ * partition's QOS, its association and ancestors.  Only without limits
  * enforcement, where no reservation is kept.  Locks as mfp_usage_charge.
  */
 void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
