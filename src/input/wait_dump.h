@@ -8,6 +8,10 @@
  *   sprio    sprio -h -o MF_WAIT_SPRIO_FORMAT   (every row it shows)
  *   sshare   sshare -P -n -o MF_WAIT_SSHARE_FIELDS   (the user's own
  *            associations and their accounts, as sshare shows a user)
+ *   why-assoc  sacctmgr -n -P show assoc user=USER format=
+ *            MF_WAIT_ASSOC_FIELDS   (the user's own associations and the
+ *            QOS each allows; optional: absent or empty, not known)
+ *   why-qos  sacctmgr -n -P show qos format=Name,Priority   (optional)
  *
  * What the user may not see is simply absent from these dumps (other
  * users' rows under PrivateData); the reader keeps what is there.
@@ -30,6 +34,9 @@
 
 #define MF_SNAP_SPRIO  "sprio"
 #define MF_SNAP_SSHARE "sshare"
+#define MF_SNAP_WHY_ASSOC "why-assoc"
+#define MF_SNAP_WHY_QOS   "why-qos"
+#define MF_WAIT_ASSOC_FIELDS "Account,User,Partition,QOS"
 
 /* sprio's columns: job, partition, user, priority, the age factor, then
  * the weighted terms in mf_wait_term_t's order. */
@@ -59,6 +66,19 @@ typedef struct {
 				  * turned) */
 } mf_wait_sprio_t;
 
+/* One of the user's associations (sacctmgr): the QOS it allows. */
+typedef struct {
+	char **fields;           /* the row's, owned */
+	const char *account, *user, *partition;  /* partition "": any */
+	char **qos;              /* the QOS it allows, owned */
+} mf_wait_assoc_t;
+
+/* A QOS and its Priority (sacctmgr show qos). */
+typedef struct {
+	const char *name;        /* in the dump's strings */
+	double priority;
+} mf_wait_qos_t;
+
 /* One row of sshare: an account (user NULL) or a user's association. */
 typedef struct {
 	char **fields;           /* the row's, owned; the strings below
@@ -81,13 +101,15 @@ typedef struct {
 	uint32_t half_life;      /* PriorityDecayHalfLife, seconds */
 	uint32_t max_age;        /* PriorityMaxAge, seconds */
 	uint32_t calc_period;    /* PriorityCalcPeriod, seconds */
-	double weight_age, weight_fs;
+	double weight_age, weight_fs, weight_qos;
 	uint16_t damp;           /* FairShareDampeningFactor */
 	const char *private_data;    /* PrivateData, e.g. "jobs,usage" */
 	const char *priority_flags;
 	bool safe_limits;        /* AccountingStorageEnforce has "safe" */
 	GArray *sprio;           /* mf_wait_sprio_t, in sprio's order */
 	GPtrArray *sshare;       /* mf_wait_sshare_t*, in sshare's order */
+	GPtrArray *assocs;       /* mf_wait_assoc_t*; NULL: no why-assoc */
+	GArray *qos;             /* mf_wait_qos_t; NULL: no why-qos */
 } mf_wait_dump_t;
 
 /*

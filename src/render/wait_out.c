@@ -269,9 +269,32 @@ static void _do_text(FILE *out, const mf_wait_t *w)
 		     a->row->fairshare, w->assoc->fairshare, a->gain, _id(w),
 		     a->row->account);
 	}
-	if (!w->alts->len)
-		_say(out, "None of your accounts ranks higher: nothing you "
-		     "change moves this job's priority.");
+	for (guint i = 0; i < w->qos_alts->len; i++) {
+		const mf_wait_qos_alt_t *q = &g_array_index(w->qos_alts,
+			mf_wait_qos_alt_t, i);
+		char *ahead = q->ahead < 0 ? g_strdup("") :
+			g_strdup_printf(", %lld jobs ahead in %s instead of "
+					"%u", (long long) q->ahead,
+					g_array_index(w->places,
+						mf_wait_place_t,
+						0).mine->partition,
+					g_array_index(w->places,
+						mf_wait_place_t, 0).ahead);
+
+		_say(out, "Under QOS %s, which your association allows, the "
+		     "QOS term is %.0f more (its Priority %.0f against %.0f "
+		     "of %s, the highest %.0f, weight %.0f)%s (scontrol "
+		     "update job=%s QOS=%s).", q->qos->name, q->gain,
+		     q->qos->priority, q->mine->priority, q->mine->name,
+		     q->qos_max, w->d->weight_qos, ahead, _id(w), q->qos->name);
+		g_free(ahead);
+	}
+	if (w->qos_unknown && w->d->assocs && w->d->qos)
+		_say(out, "The QOS your association allows, or their "
+		     "priorities, are not visible to you (sacctmgr).");
+	if (!w->alts->len && !w->qos_alts->len)
+		_say(out, "None of your accounts or QOS ranks higher: nothing "
+		     "you change moves this job's priority.");
 }
 
 static void _hidden_text(FILE *out, const mf_wait_t *w)
@@ -418,6 +441,34 @@ static void _fs_json(mf_json_t *j, const mf_wait_t *w)
 	mf_json_end_object(j);
 }
 
+/* The better QOS, null when what the user may use is not visible. */
+static void _qos_json(mf_json_t *j, const mf_wait_t *w)
+{
+	if (w->qos_unknown) {
+		mf_json_null(j, "better_qos");
+		return;
+	}
+	mf_json_begin_array(j, "better_qos");
+	for (guint i = 0; i < w->qos_alts->len; i++) {
+		const mf_wait_qos_alt_t *q = &g_array_index(w->qos_alts,
+			mf_wait_qos_alt_t, i);
+
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "qos", q->qos->name);
+		mf_json_double(j, "priority", q->qos->priority);
+		mf_json_string(j, "job_qos", q->mine->name);
+		mf_json_double(j, "job_qos_priority", q->mine->priority);
+		mf_json_double(j, "highest_priority", q->qos_max);
+		mf_json_double(j, "gain", q->gain);
+		if (q->ahead >= 0)
+			mf_json_int(j, "ahead", q->ahead);
+		else
+			mf_json_null(j, "ahead");
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
 void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 {
 	const mf_wait_dump_t *d = w->d;
@@ -466,6 +517,7 @@ void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 		mf_json_end_object(&j);
 	}
 	mf_json_end_array(&j);
+	_qos_json(&j, w);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
 }

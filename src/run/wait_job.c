@@ -10,6 +10,7 @@
 #include "age_factor.h"
 #include "decay.h"
 #include "fs_factor.h"
+#include "wait_alt.h"
 #include "wait_job.h"
 
 static const char *const _hold_names[] = {
@@ -329,6 +330,7 @@ int mf_wait_describe(const mf_wait_dump_t *d, mf_wait_t *w,
 		_outlook(w, &w->outlook[2], "1 half-life", d->half_life, t);
 	}
 	_alternatives(w);
+	mf_wait_qos_alts(w);
 	return 0;
 }
 
@@ -336,5 +338,6 @@ void mf_wait_clear(mf_wait_t *w)
 {
 	g_clear_pointer(&w->places, g_array_unref);
 	g_clear_pointer(&w->alts, g_array_unref);
+	g_clear_pointer(&w->qos_alts, g_array_unref);
 	memset(w, 0, sizeof(*w));
 }

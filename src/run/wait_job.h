@@ -69,6 +69,16 @@ typedef struct {
 	double gain;                 /* weighted fair-share more */
 } mf_wait_alt_t;
 
+/* Another QOS the user's association allows whose weighted QOS term is
+ * higher. */
+typedef struct {
+	const mf_wait_qos_t *qos, *mine;  /* mine: the job's QOS */
+	double qos_max;              /* the highest QOS Priority: the norm */
+	double gain;                 /* weighted QOS term more */
+	int64_t ahead;               /* in the first partition at the
+				      * higher priority; -1 unknown */
+} mf_wait_qos_alt_t;
+
 typedef struct {
 	const mf_wait_dump_t *d;
 	mf_hold_t hold;
@@ -81,6 +91,9 @@ typedef struct {
 	bool classic;                /* NO_FAIR_TREE: the factor follows */
 	mf_wait_outlook_t outlook[3];
 	GArray *alts;                /* mf_wait_alt_t */
+	GArray *qos_alts;            /* mf_wait_qos_alt_t (wait_alt.h) */
+	bool qos_unknown;            /* the QOS the user may use, or their
+				      * priorities, not visible */
 	bool jobs_hidden, usage_hidden, users_hidden;
 	uint32_t own_ahead;          /* jobs_hidden: the user's own jobs
 				      * ahead in the first partition */

@@ -108,6 +108,32 @@ has "priority: fair-share now and outlook" 0 \
 has "priority: another account ranks higher" 0 \
 	"Under your account chem the fair-share factor is 0.6000 (here 0.0600): about 5400 more priority"
 lacks "priority: nothing hidden" "What it could not see"
+
+# --- another QOS (why-assoc, why-qos; PriorityWeightQOS 2000).  dave's
+# association phys allows normal and high, chem's normal and top; the
+# job is under normal (Priority 0).  QOS priorities 0, 50, 100, 0: the
+# norm is the highest, 100.  high: 2000 * (50 - 0) / 100 = 1000 more,
+# 1800 + 1000 = 2800 in batch, below 101 (5400) and 102 (3000) only: 2
+# ahead instead of 4.  top (chem's) is not phys's: not offered.
+case_dir qos Priority
+cp "$W/why-assoc" "$W/why-qos" "$T/qos/"
+sed -i 's/^PriorityWeightQOS .*/PriorityWeightQOS       = 2000/' "$T/qos/config"
+why qos
+has "qos: the higher QOS of the association, its term" 0 \
+	"Under QOS high, which your association allows, the QOS term is 1000 more (its Priority 50 against 0 of normal, the highest 100, weight 2000), 2 jobs ahead in batch instead of 4 (scontrol update job=123 QOS=high)."
+lacks "qos: not another association's QOS" "QOS top" "not visible"
+why qos --json
+has "qos: --json" 0 \
+	'{"qos":"high","priority":50,"job_qos":"normal","job_qos_priority":0,"highest_priority":100,"gain":1000,"ahead":2}'
+# the association of the job not among the user's visible ones: said so,
+# null in JSON, no QOS offered
+sed -i '/^phys/d' "$T/qos/why-assoc"
+why qos
+has "qos: association not visible" 0 \
+	"The QOS your association allows, or their priorities, are not visible to you (sacctmgr)."
+lacks "qos: none offered when not visible" "Under QOS"
+why qos --json
+has "qos: not visible, null" 0 '"better_qos": null'
 why prio --json
 has "priority --json: the same figures" 0 \
 	'{"partition":"batch","priority":1800,"ahead":4,"pending":7,"head_job":101,"head_priority":5400,"next_job":118,"next_priority":2000,"next_minus_yours":{"age":400,"assoc":0,"fairshare":-200,"jobsize":0,"partition":0,"qos":0,"nice":0,"site":0}' \
