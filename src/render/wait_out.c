@@ -272,14 +272,15 @@ static void _do_text(FILE *out, const mf_wait_t *w)
 	for (guint i = 0; i < w->qos_alts->len; i++) {
 		const mf_wait_qos_alt_t *q = &g_array_index(w->qos_alts,
 			mf_wait_qos_alt_t, i);
-		char *ahead = q->ahead < 0 ? g_strdup("") :
+		const mf_wait_place_t *p = q->ahead < 0 ? NULL :
+			&g_array_index(w->places, mf_wait_place_t, 0);
+		char *ahead = !p ? g_strdup("") : q->ahead < p->ahead ?
 			g_strdup_printf(", %lld jobs ahead in %s instead of "
 					"%u", (long long) q->ahead,
-					g_array_index(w->places,
-						mf_wait_place_t,
-						0).mine->partition,
-					g_array_index(w->places,
-						mf_wait_place_t, 0).ahead);
+					p->mine->partition, p->ahead) :
+			g_strdup_printf(", still %lld jobs ahead in %s",
+					(long long) q->ahead,
+					p->mine->partition);
 
 		_say(out, "Under QOS %s, which your association allows, the "
 		     "QOS term is %.0f more (its Priority %.0f against %.0f "
