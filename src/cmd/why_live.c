@@ -105,6 +105,9 @@ int mf_why_live_dump(const char *dir, const char *job_id)
 	static const char *const qos[] = { "sacctmgr", "-n", "-P", "show",
 					   "qos", "format=Name,Priority",
 					   NULL };
+	const char *const running[] = { "squeue", "-h", "-t", "RUNNING",
+					"-u", g_get_user_name(), "-o",
+					MF_WAIT_RUNNING_FORMAT, NULL };
 	char *now = g_strdup_printf("%lld\n", (long long) time(NULL));
 	int rc = _dump(dir, MF_SNAP_JOBS, job, false) ||
 		 _dump(dir, MF_SNAP_CONFIG, config, false) ||
@@ -112,6 +115,7 @@ int mf_why_live_dump(const char *dir, const char *job_id)
 		 _dump(dir, MF_SNAP_SSHARE, sshare, false) ||
 		 _maybe(dir, MF_SNAP_WHY_ASSOC, assoc) ||
 		 _maybe(dir, MF_SNAP_WHY_QOS, qos) ||
+		 _maybe(dir, MF_SNAP_WHY_RUNNING, running) ||
 		 _write(dir, MF_SNAP_TIME, now);
 
 	g_free(now);

@@ -315,9 +315,10 @@ static int _assoc_row(mf_wait_dump_t *d, char *l, const char *path,
 	char **f;
 
 	(void) arg;
-	if (_fields(l, 4, &f, path, line, errp))
+	if (_fields(l, 5, &f, path, line, errp))
 		return -1;
 	a = g_new0(mf_wait_assoc_t, 1);
+	a->grp_tres_run_mins = g_strstrip(f[4]);
 	g_ptr_array_add(d->assocs, a);
 	a->fields = f;
 	a->account = g_strstrip(f[0]);
@@ -349,6 +350,34 @@ static int _qos_row(mf_wait_dump_t *d, char *l, const char *path,
 	return rc;
 }
 
+/* A row of why-running (MF_WAIT_RUNNING_FORMAT) into D->running. */
+static int _running_row(mf_wait_dump_t *d, char *l, const char *path,
+			int line, void *arg, mf_error_t *errp)
+{
+	mf_wait_running_t r = { 0 };
+	char **f;
+	double id;
+	uint32_t secs = 0;
+	bool unlimited = false;
+	int rc;
+
+	(void) arg;
+	if (_fields(l, 4, &f, path, line, errp))
+		return -1;
+	rc = _num(f[0], &id, path, line, "job id", errp) ||
+		_num(f[2], &r.cpus, path, line, "CPUs", errp) ? -1 : 0;
+	if (!rc && mf_timestr_secs(g_strstrip(f[3]), &secs, &unlimited, NULL))
+		rc = mf_errprintf(errp, "%s:%d: time left '%s' is not a "
+				  "duration", path, line, f[3]);
+	r.job_id = (uint32_t) id;
+	r.account = _keep(d, g_strstrip(f[1]));
+	r.left = unlimited ? -1 : secs / 60.0;
+	if (!rc)
+		g_array_append_val(d->running, r);
+	g_strfreev(f);
+	return rc;
+}
+
 /* The optional dumps: read when DIR has them.  Returns 0 or -1. */
 static int _optional(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
 {
@@ -367,6 +396,14 @@ static int _optional(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
 	}
 	g_free(a);
 	g_free(q);
+	a = g_build_filename(dir, MF_SNAP_WHY_RUNNING, NULL);
+	if (!rc && g_file_test(a, G_FILE_TEST_EXISTS)) {
+		d->running = g_array_new(FALSE, TRUE,
+					 sizeof(mf_wait_running_t));
+		rc = _each_line(dir, MF_SNAP_WHY_RUNNING, d, _running_row,
+				NULL, errp);
+	}
+	g_free(a);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -415,6 +452,7 @@ void mf_wait_dump_clear(mf_wait_dump_t *d)
 	g_clear_pointer(&d->sshare, g_ptr_array_unref);
 	g_clear_pointer(&d->assocs, g_ptr_array_unref);
 	g_clear_pointer(&d->qos, g_array_unref);
+	g_clear_pointer(&d->running, g_array_unref);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -12,6 +12,8 @@
  *            MF_WAIT_ASSOC_FIELDS   (the user's own associations and the
  *            QOS each allows; optional: absent or empty, not known)
  *   why-qos  sacctmgr -n -P show qos format=Name,Priority   (optional)
+ *   why-running  squeue -h -t RUNNING -u USER -o MF_WAIT_RUNNING_FORMAT
+ *            (the user's running jobs; optional)
  *
  * What the user may not see is simply absent from these dumps (other
  * users' rows under PrivateData); the reader keeps what is there.
@@ -36,7 +38,10 @@
 #define MF_SNAP_SSHARE "sshare"
 #define MF_SNAP_WHY_ASSOC "why-assoc"
 #define MF_SNAP_WHY_QOS   "why-qos"
-#define MF_WAIT_ASSOC_FIELDS "Account,User,Partition,QOS"
+#define MF_SNAP_WHY_RUNNING "why-running"
+#define MF_WAIT_ASSOC_FIELDS "Account,User,Partition,QOS,GrpTRESRunMins"
+/* squeue -h -t RUNNING -u USER -o: job, account, CPUs, time left */
+#define MF_WAIT_RUNNING_FORMAT "%i|%a|%C|%L"
 
 /* sprio's columns: job, partition, user, priority, the age factor, then
  * the weighted terms in mf_wait_term_t's order. */
@@ -71,7 +76,17 @@ typedef struct {
 	char **fields;           /* the row's, owned */
 	const char *account, *user, *partition;  /* partition "": any */
 	char **qos;              /* the QOS it allows, owned */
+	const char *grp_tres_run_mins;   /* "cpu=N,...", "" none */
 } mf_wait_assoc_t;
+
+/* One of the user's running jobs (squeue). */
+typedef struct {
+	uint32_t job_id;
+	const char *account;     /* in the dump's strings */
+	double cpus;
+	double left;             /* minutes of its time limit left; -1
+				  * UNLIMITED */
+} mf_wait_running_t;
 
 /* A QOS and its Priority (sacctmgr show qos). */
 typedef struct {
@@ -110,6 +125,7 @@ typedef struct {
 	GPtrArray *sshare;       /* mf_wait_sshare_t*, in sshare's order */
 	GPtrArray *assocs;       /* mf_wait_assoc_t*; NULL: no why-assoc */
 	GArray *qos;             /* mf_wait_qos_t; NULL: no why-qos */
+	GArray *running;         /* mf_wait_running_t; NULL: none read */
 } mf_wait_dump_t;
 
 /*

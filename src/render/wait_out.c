@@ -65,23 +65,59 @@ static char *_when(const mf_wait_t *w, double seconds)
 	return r;
 }
 
+/* A GrpTRESRunMins limit: what runs against it and when it lets the job
+ * in. */
+static void _runmins_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_limit_t *l = &w->limit;
+	char *when;
+
+	_say(out, "Your association %s/%s has a limit of %.0f %s-minutes "
+	     "(GrpTRESRunMins) on its running jobs; they have %.0f still to "
+	     "run (sshare), and this job asks %.0f (CPUs x time limit).",
+	     l->at->account, l->at->user, l->limit, l->tres, l->running,
+	     l->asked);
+	if (!w->d->running || strcmp(l->tres, "cpu")) {
+		_say(out, "When it lifts is not worked out: your running "
+		     "jobs' %s and time left were not read.", l->tres);
+		return;
+	}
+	if (l->hidden) {
+		_say(out, "Your own running jobs have %.0f of them: the rest "
+		     "are other users' jobs you cannot see, so when it lifts "
+		     "is not known.", l->visible);
+		return;
+	}
+	if (l->lift_seconds < 0) {
+		_say(out, "Your running jobs' minutes never fall to %.0f "
+		     "(limit less what it asks): %s.", l->limit - l->asked,
+		     l->limit < l->asked ? "it asks more than the limit" :
+		     "a job runs without a time limit");
+		return;
+	}
+	when = _when(w, l->lift_seconds);
+	_say(out, "As your running jobs (%.0f CPU-minutes left by squeue) "
+	     "run on, their remaining minutes fall to %.0f %s, if none "
+	     "starts or ends early.", l->visible, l->limit - l->asked, when);
+	g_free(when);
+}
+
 static void _limit_text(FILE *out, const mf_wait_t *w)
 {
 	const mf_wait_limit_t *l = &w->limit;
 	const char *who = l->at->user ? "your association" : "account";
 	char *when, *hl;
 
+	if (l->run_minutes) {
+		_runmins_text(out, w);
+		return;
+	}
 	_say(out, "The %s %s%s%s has a limit of %.0f %s-minutes (%s); it has "
 	     "used %.2f (decayed usage), and its running jobs will still "
 	     "use %.0f.", who, l->at->account, l->at->user ? "/" : "",
 	     l->at->user ? l->at->user : "", l->limit, l->tres,
 	     l->run_minutes ? "GrpTRESRunMins" : "GrpTRESMins", l->used,
 	     l->running);
-	if (l->run_minutes) {
-		_say(out, "It lifts as the running jobs use up their %.0f "
-		     "minutes, not by decay.", l->running);
-		return;
-	}
 	if (w->d->safe_limits)
 		_say(out, "With safe limits the job must fit whole: used + "
 		     "running + its own %.0f must stay within the limit.",
@@ -147,7 +183,10 @@ static void _hold_text(FILE *out, const mf_wait_t *w)
 			_limit_text(out, w);
 		else if (strstr(r, "RunMinutes"))
 			_say(out, "It lifts as running jobs of the association "
-			     "end and stop charging their TRES-minutes.");
+			     "end and stop charging their TRES-minutes.%s",
+			     d->assocs ? " Your association has no such "
+			     "GrpTRESRunMins: it is on an account above it, "
+			     "which sacctmgr does not show you here." : "");
 		else if (w->usage_hidden)
 			_say(out, "The limit and the usage against it are not "
 			     "shown to you (PrivateData=usage).");
@@ -367,6 +406,10 @@ static void _limit_json(mf_json_t *j, const mf_wait_t *w)
 	mf_json_double(j, "running", l->running);
 	mf_json_double(j, "asked", l->asked);
 	mf_json_bool(j, "safe", w->d->safe_limits);
+	if (l->run_minutes) {
+		mf_json_double(j, "visible_running", l->visible);
+		mf_json_bool(j, "running_hidden", l->hidden || !w->d->running);
+	}
 	_jnum(j, "lift_seconds", l->lift_seconds);
 	if (l->lift_seconds >= 0)
 		mf_json_int(j, "lift_time", (int64_t) w->d->now +

@@ -12,6 +12,7 @@
 #include "fs_factor.h"
 #include "wait_alt.h"
 #include "wait_job.h"
+#include "wait_runmins.h"
 
 static const char *const _hold_names[] = {
 	[MF_HOLD_NONE] = "none", [MF_HOLD_PRIORITY] = "priority",
@@ -153,11 +154,13 @@ static void _find_limit(mf_wait_t *w, int row)
 	mf_wait_limit_t l = { 0 };
 	int depth = INT32_MAX;
 
-	/* sshare shows GrpTRESMins, not GrpTRESRunMins: only the former is
-	 * worked out */
-	if (!_limit_tres(d->job->reason, l.tres, &l.run_minutes) ||
-	    l.run_minutes || row < 0)
+	if (!_limit_tres(d->job->reason, l.tres, &l.run_minutes) || row < 0)
 		return;
+	/* GrpTRESRunMins: the user's association's, from sacctmgr */
+	if (l.run_minutes) {
+		mf_wait_runmins(w, &l);
+		return;
+	}
 	for (int i = row; i >= 0; i--) {
 		const mf_wait_sshare_t *s = d->sshare->pdata[i];
 

@@ -43,7 +43,13 @@ typedef struct {
 	double asked;                /* the job's own: TRES x time limit
 				      * (counted under safe limits only) */
 	double lift_seconds;         /* decay brings used under: -1 never
-				      * by decay alone */
+				      * by decay alone; run_minutes: the
+				      * running jobs' minutes fall to
+				      * limit - asked (-1 unknown, never) */
+	double visible;              /* run_minutes: the user's running
+				      * jobs' remaining TRES-minutes */
+	bool hidden;                 /* run_minutes: running jobs the user
+				      * cannot see (sshare's are more) */
 } mf_wait_limit_t;
 
 /* The job's place in one partition's sprio rows. */

@@ -257,6 +257,46 @@ has "private limit: said hidden" 0 \
 	"The limit and the usage against it are not shown to you (PrivateData=usage)."
 lacks "private limit: no figure" "cpu-minutes" "decay brings"
 
+# --- GrpTRESRunMins (AssocGrpCPURunMinutesLimit): phys/dave's limit
+# cpu=100 (why-assoc), sshare's TRESRunMins cpu=110; dave's running jobs
+# (why-running): 201 phys 4 CPUs 20 min left (80), 202 phys 2 CPUs 15
+# min left (30), 203 chem (another account: not counted): 80 + 30 = 110,
+# as sshare.  The job asks 1 CPU x 1 min = 1, so it fits once the
+# remaining minutes are at most 100 - 1 = 99: they fall by 4 + 2 = 6 a
+# minute, 11 to lose: 11 / 6 min = 110 s, at 1700000110 =
+# 2023-11-14T22:15:10 (the span printed to the minute, rounded up: 2 min).
+case_dir runmins AssocGrpCPURunMinutesLimit
+cp "$W/why-assoc" "$W/why-qos" "$W/why-running" "$T/runmins/"
+sed -i 's/^phys|dave||normal,high|$/phys|dave||normal,high|cpu=100/' "$T/runmins/why-assoc"
+sed -i '3s/|cpu=1,mem=0,energy=0,node=0,billing=1$/|cpu=110,mem=0,energy=0,node=0,billing=1/' "$T/runmins/sshare"
+why runmins
+has "run minutes: the limit, the running minutes, the lift" 0 \
+	"Your association phys/dave has a limit of 100 cpu-minutes (GrpTRESRunMins) on its running jobs; they have 110 still to run (sshare), and this job asks 1 (CPUs x time limit)." \
+	"As your running jobs (110 CPU-minutes left by squeue) run on, their remaining minutes fall to 99 in 2 min (2023-11-14T22:15:10)"
+why runmins --json
+has "run minutes: --json" 0 '"kind": "GrpTRESRunMins"' '"limit": 100' \
+	'"running": 110' '"visible_running": 110' '"lift_seconds": 110'
+# limit cpu=16: target 15.  Until 202 ends (900 s) they fall 6 a minute:
+# 110 - 90 = 20 at 900 s, still above 15; then 201's 4 CPUs alone: 5 /
+# 4 min = 75 s more, 975 s = 16 min 15 s (printed 17 min), at
+# 2023-11-14T22:29:35.
+sed -i 's/|cpu=100$/|cpu=16/' "$T/runmins/why-assoc"
+why runmins
+has "run minutes: a job ends on the way" 0 \
+	"their remaining minutes fall to 15 in 17 min (2023-11-14T22:29:35)"
+# sshare counts 150, the user's jobs 110 (above 110 x 1.02 + 2): jobs the
+# user cannot see; no lift time
+sed -i '3s/|cpu=110,/|cpu=150,/' "$T/runmins/sshare"
+why runmins
+has "run minutes: others' jobs hidden" 0 \
+	"Your own running jobs have 110 of them: the rest are other users' jobs you cannot see, so when it lifts is not known."
+lacks "run minutes: no lift time when hidden" "remaining minutes fall to"
+# the user's association without the limit: on an account above
+sed -i 's/|cpu=16$/|/' "$T/runmins/why-assoc"
+why runmins
+has "run minutes: the limit above the association" 0 \
+	"Your association has no such GrpTRESRunMins: it is on an account above it, which sacctmgr does not show you here."
+
 # --- errors
 case_dir running None RUNNING
 why running
