@@ -108,6 +108,9 @@ int mf_why_live_dump(const char *dir, const char *job_id)
 	const char *const running[] = { "squeue", "-h", "-t", "RUNNING",
 					"-u", g_get_user_name(), "-o",
 					MF_WAIT_RUNNING_FORMAT, NULL };
+	static const char *const parts[] = { "scontrol", "-o", "show",
+					     "partition", NULL };
+	static const char *const groups[] = { "id", "-Gn", NULL };
 	char *now = g_strdup_printf("%lld\n", (long long) time(NULL));
 	int rc = _dump(dir, MF_SNAP_JOBS, job, false) ||
 		 _dump(dir, MF_SNAP_CONFIG, config, false) ||
@@ -116,6 +119,8 @@ int mf_why_live_dump(const char *dir, const char *job_id)
 		 _maybe(dir, MF_SNAP_WHY_ASSOC, assoc) ||
 		 _maybe(dir, MF_SNAP_WHY_QOS, qos) ||
 		 _maybe(dir, MF_SNAP_WHY_RUNNING, running) ||
+		 _maybe(dir, MF_SNAP_WHY_PARTS, parts) ||
+		 _maybe(dir, MF_SNAP_WHY_GROUPS, groups) ||
 		 _write(dir, MF_SNAP_TIME, now);
 
 	g_free(now);

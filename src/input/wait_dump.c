@@ -188,6 +188,8 @@ static int _config_line(mf_wait_dump_t *d, char *l, const char *path, int n,
 		return _num(v, &d->weight_fs, path, n, k, errp);
 	if (!strcmp(k, "PriorityWeightQOS"))
 		return _num(v, &d->weight_qos, path, n, k, errp);
+	if (!strcmp(k, "PriorityWeightPartition"))
+		return _num(v, &d->weight_part, path, n, k, errp);
 	if (!strcmp(k, "FairShareDampeningFactor"))
 		d->damp = (uint16_t) strtoul(v, NULL, 10);
 	else if (!strcmp(k, "PrivateData"))
@@ -378,6 +380,47 @@ static int _running_row(mf_wait_dump_t *d, char *l, const char *path,
 	return rc;
 }
 
+/* A line of why-partitions into D->parts. */
+static int _part_line(mf_wait_dump_t *d, char *l, const char *path,
+		      int line, void *arg, mf_error_t *errp)
+{
+	char *sp = g_strconcat(" ", l, NULL);
+	mf_wait_part_t p = {
+		.name = _job_word(d, sp, "PartitionName"),
+		.state = _job_word(d, sp, "State"),
+		.allow_groups = _job_word(d, sp, "AllowGroups"),
+		.allow_accounts = _job_word(d, sp, "AllowAccounts"),
+		.deny_accounts = _job_word(d, sp, "DenyAccounts"),
+		.allow_qos = _job_word(d, sp, "AllowQos"),
+		.deny_qos = _job_word(d, sp, "DenyQos"),
+	};
+	const char *f = _job_word(d, sp, "PriorityJobFactor");
+	int rc = 0;
+
+	(void) arg;
+	if (!p.name)
+		rc = mf_errprintf(errp, "%s:%d: no PartitionName", path, line);
+	else if (f)
+		rc = _num(f, &p.job_factor, path, line, "PriorityJobFactor",
+			  errp);
+	if (!rc)
+		g_array_append_val(d->parts, p);
+	g_free(sp);
+	return rc;
+}
+
+/* The groups of DIR/why-groups into D->groups, if there. */
+static void _groups(const char *dir, mf_wait_dump_t *d)
+{
+	char *p = g_build_filename(dir, MF_SNAP_WHY_GROUPS, NULL), *t;
+
+	if (g_file_get_contents(p, &t, NULL, NULL)) {
+		d->groups = g_strsplit_set(g_strstrip(t), " \n", -1);
+		g_free(t);
+	}
+	g_free(p);
+}
+
 /* The optional dumps: read when DIR has them.  Returns 0 or -1. */
 static int _optional(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
 {
@@ -404,6 +447,14 @@ static int _optional(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
 				NULL, errp);
 	}
 	g_free(a);
+	a = g_build_filename(dir, MF_SNAP_WHY_PARTS, NULL);
+	if (!rc && g_file_test(a, G_FILE_TEST_EXISTS)) {
+		d->parts = g_array_new(FALSE, TRUE, sizeof(mf_wait_part_t));
+		rc = _each_line(dir, MF_SNAP_WHY_PARTS, d, _part_line, NULL,
+				errp);
+	}
+	g_free(a);
+	_groups(dir, d);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -453,6 +504,8 @@ void mf_wait_dump_clear(mf_wait_dump_t *d)
 	g_clear_pointer(&d->assocs, g_ptr_array_unref);
 	g_clear_pointer(&d->qos, g_array_unref);
 	g_clear_pointer(&d->running, g_array_unref);
+	g_clear_pointer(&d->parts, g_array_unref);
+	g_clear_pointer(&d->groups, g_strfreev);
 	memset(d, 0, sizeof(*d));
 }
 

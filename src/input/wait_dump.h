@@ -14,6 +14,8 @@
  *   why-qos  sacctmgr -n -P show qos format=Name,Priority   (optional)
  *   why-running  squeue -h -t RUNNING -u USER -o MF_WAIT_RUNNING_FORMAT
  *            (the user's running jobs; optional)
+ *   why-partitions  scontrol -o show partition   (optional)
+ *   why-groups  id -Gn   (the user's groups; optional)
  *
  * What the user may not see is simply absent from these dumps (other
  * users' rows under PrivateData); the reader keeps what is there.
@@ -39,6 +41,8 @@
 #define MF_SNAP_WHY_ASSOC "why-assoc"
 #define MF_SNAP_WHY_QOS   "why-qos"
 #define MF_SNAP_WHY_RUNNING "why-running"
+#define MF_SNAP_WHY_PARTS "why-partitions"
+#define MF_SNAP_WHY_GROUPS "why-groups"
 #define MF_WAIT_ASSOC_FIELDS "Account,User,Partition,QOS,GrpTRESRunMins"
 /* squeue -h -t RUNNING -u USER -o: job, account, CPUs, time left */
 #define MF_WAIT_RUNNING_FORMAT "%i|%a|%C|%L"
@@ -94,6 +98,14 @@ typedef struct {
 	double priority;
 } mf_wait_qos_t;
 
+/* A partition as `scontrol -o show partition` shows it (the strings in
+ * the dump's; NULL: not shown). */
+typedef struct {
+	const char *name, *state, *allow_groups, *allow_accounts,
+		*deny_accounts, *allow_qos, *deny_qos;
+	double job_factor;       /* PriorityJobFactor */
+} mf_wait_part_t;
+
 /* One row of sshare: an account (user NULL) or a user's association. */
 typedef struct {
 	char **fields;           /* the row's, owned; the strings below
@@ -126,6 +138,9 @@ typedef struct {
 	GPtrArray *assocs;       /* mf_wait_assoc_t*; NULL: no why-assoc */
 	GArray *qos;             /* mf_wait_qos_t; NULL: no why-qos */
 	GArray *running;         /* mf_wait_running_t; NULL: none read */
+	GArray *parts;           /* mf_wait_part_t; NULL: none read */
+	char **groups;           /* the user's groups; NULL: not read */
+	double weight_part;      /* PriorityWeightPartition */
 } mf_wait_dump_t;
 
 /*

@@ -329,12 +329,24 @@ static void _do_text(FILE *out, const mf_wait_t *w)
 		     q->qos_max, w->d->weight_qos, ahead, _id(w), q->qos->name);
 		g_free(ahead);
 	}
+	for (guint i = 0; i < w->part_alts->len; i++) {
+		const mf_wait_part_alt_t *a = &g_array_index(w->part_alts,
+			mf_wait_part_alt_t, i);
+
+		_say(out, "In partition %s, which you may use, %u of its %u "
+		     "pending jobs would be ahead (here %u at the fewest): "
+		     "its partition term is %.0f, the job's priority there "
+		     "%.0f (scontrol update job=%s Partition=%s, if the job "
+		     "fits its nodes and limits).", a->part->name, a->ahead,
+		     a->rows, a->ahead_here, a->term, a->priority, _id(w),
+		     a->part->name);
+	}
 	if (w->qos_unknown && w->d->assocs && w->d->qos)
 		_say(out, "The QOS your association allows, or their "
 		     "priorities, are not visible to you (sacctmgr).");
-	if (!w->alts->len && !w->qos_alts->len)
-		_say(out, "None of your accounts or QOS ranks higher: nothing "
-		     "you change moves this job's priority.");
+	if (!w->alts->len && !w->qos_alts->len && !w->part_alts->len)
+		_say(out, "None of your accounts, QOS or partitions ranks it "
+		     "higher: nothing you change moves this job's priority.");
 }
 
 static void _hidden_text(FILE *out, const mf_wait_t *w)
@@ -513,6 +525,25 @@ static void _qos_json(mf_json_t *j, const mf_wait_t *w)
 	mf_json_end_array(j);
 }
 
+/* The partitions where fewer jobs are ahead. */
+static void _parts_json(mf_json_t *j, const mf_wait_t *w)
+{
+	mf_json_begin_array(j, "better_partitions");
+	for (guint i = 0; i < w->part_alts->len; i++) {
+		const mf_wait_part_alt_t *a = &g_array_index(w->part_alts,
+			mf_wait_part_alt_t, i);
+
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "partition", a->part->name);
+		mf_json_double(j, "partition_term", a->term);
+		mf_json_double(j, "priority", a->priority);
+		mf_json_uint(j, "ahead", a->ahead);
+		mf_json_uint(j, "pending", a->rows);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
 void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 {
 	const mf_wait_dump_t *d = w->d;
@@ -562,6 +593,7 @@ void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 	}
 	mf_json_end_array(&j);
 	_qos_json(&j, w);
+	_parts_json(&j, w);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
 }

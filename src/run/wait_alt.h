@@ -5,7 +5,8 @@
  * their own associations (sacctmgr show assoc user=...) and the QOS
  * priorities (sacctmgr show qos), with the weighted QOS term it adds
  * (PriorityWeightQOS x Priority / the highest Priority) and the jobs
- * still ahead then in the job's first partition by sprio's rows.
+ * still ahead then in the job's first partition by sprio's rows; or
+ * another partition where fewer jobs are ahead.
  */
 #ifndef MFPRIO_WAIT_ALT_H
 #define MFPRIO_WAIT_ALT_H
@@ -18,5 +19,17 @@
  * Returns nothing.
  */
 void mf_wait_qos_alts(mf_wait_t *w);
+
+/*
+ * Fill W->part_alts (new; fewest ahead first): the partitions the job is
+ * not in that are UP and that its account, QOS and the user's groups may
+ * use (scontrol show partition: Allow/Deny Accounts and Qos,
+ * AllowGroups), where fewer of sprio's rows are ahead of the job's
+ * priority there (its own, less its partition term, plus that
+ * partition's: PriorityWeightPartition x PriorityJobFactor / the
+ * highest) than in any of its own.  Nothing under PrivateData=jobs.
+ * Returns nothing.
+ */
+void mf_wait_part_alts(mf_wait_t *w);
 
 #endif

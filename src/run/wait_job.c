@@ -334,6 +334,7 @@ int mf_wait_describe(const mf_wait_dump_t *d, mf_wait_t *w,
 	}
 	_alternatives(w);
 	mf_wait_qos_alts(w);
+	mf_wait_part_alts(w);
 	return 0;
 }
 
@@ -342,5 +343,6 @@ void mf_wait_clear(mf_wait_t *w)
 	g_clear_pointer(&w->places, g_array_unref);
 	g_clear_pointer(&w->alts, g_array_unref);
 	g_clear_pointer(&w->qos_alts, g_array_unref);
+	g_clear_pointer(&w->part_alts, g_array_unref);
 	memset(w, 0, sizeof(*w));
 }

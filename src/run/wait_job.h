@@ -85,6 +85,15 @@ typedef struct {
 				      * higher priority; -1 unknown */
 } mf_wait_qos_alt_t;
 
+/* Another partition the user may submit to where fewer jobs are ahead. */
+typedef struct {
+	const mf_wait_part_t *part;
+	double term;                 /* its weighted partition term */
+	double priority;             /* the job's there */
+	uint32_t ahead, rows;        /* by its sprio rows */
+	uint32_t ahead_here;         /* the fewest in the job's own */
+} mf_wait_part_alt_t;
+
 typedef struct {
 	const mf_wait_dump_t *d;
 	mf_hold_t hold;
@@ -98,6 +107,7 @@ typedef struct {
 	mf_wait_outlook_t outlook[3];
 	GArray *alts;                /* mf_wait_alt_t */
 	GArray *qos_alts;            /* mf_wait_qos_alt_t (wait_alt.h) */
+	GArray *part_alts;           /* mf_wait_part_alt_t (wait_alt.h) */
 	bool qos_unknown;            /* the QOS the user may use, or their
 				      * priorities, not visible */
 	bool jobs_hidden, usage_hidden, users_hidden;

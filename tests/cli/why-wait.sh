@@ -257,6 +257,36 @@ has "private limit: said hidden" 0 \
 	"The limit and the usage against it are not shown to you (PrivateData=usage)."
 lacks "private limit: no figure" "cpu-minutes" "decay brings"
 
+# --- another partition (why-partitions, why-groups; PriorityWeightPartition
+# 2000).  The job in batch only (its long row taken out), 4 ahead there.
+# PriorityJobFactor: batch 2, long 3, short 4, gpu 4 (AllowAccounts=chem),
+# debug 4 (DOWN), private 4 (AllowGroups=staff; dave is in dave, users):
+# the highest 4.  The job's priority elsewhere: 1800 - batch's 1000 + 2000
+# x factor / 4: long 1500 -> 2300, only 140 (2000) there: 0 of 1 ahead;
+# short 2000 -> 2800, its rows 150 (3500) and 151 (2500): 1 of 2 ahead.
+# gpu, debug, private: not offered.
+case_dir part Priority
+cp "$W/why-partitions" "$W/why-groups" "$T/part/"
+sed -i 's/Partition=batch,long /Partition=batch /' "$T/part/jobs"
+sed -i '/^123|long|/d' "$T/part/sprio"
+printf '150|short|hank|3500|0.1000000|100|0|1400|0|2000|0|0|0\n151|short|ivy|2500|0.1000000|100|0|400|0|2000|0|0|0\n' >>"$T/part/sprio"
+sed -i 's/^PriorityWeightPartition .*/PriorityWeightPartition = 2000/' "$T/part/config"
+why part
+has "partition: fewer ahead in long and short" 0 \
+	"In partition long, which you may use, 0 of its 1 pending jobs would be ahead (here 4 at the fewest): its partition term is 1500, the job's priority there 2300 (scontrol update job=123 Partition=long" \
+	"In partition short, which you may use, 1 of its 2 pending jobs would be ahead (here 4 at the fewest): its partition term is 2000, the job's priority there 2800"
+lacks "partition: not another account's, not down, not another group's" \
+	"partition gpu" "partition debug" "partition private" "nothing you change"
+why part --json
+has "partition: --json" 0 \
+	'{"partition":"long","partition_term":1500,"priority":2300,"ahead":0,"pending":1}' \
+	'{"partition":"short","partition_term":2000,"priority":2800,"ahead":1,"pending":2}'
+# in group staff: private too (no rows there: 0 of 0)
+echo "dave staff" >"$T/part/why-groups"
+why part
+has "partition: a group's partition" 0 \
+	"In partition private, which you may use, 0 of its 0 pending jobs would be ahead"
+
 # --- GrpTRESRunMins (AssocGrpCPURunMinutesLimit): phys/dave's limit
 # cpu=100 (why-assoc), sshare's TRESRunMins cpu=110; dave's running jobs
 # (why-running): 201 phys 4 CPUs 20 min left (80), 202 phys 2 CPUs 15
