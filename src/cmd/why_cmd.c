@@ -102,7 +102,9 @@ static int _why(mf_iopts_t *io, const char *ida, const char *idb, bool json)
 static void _remove_dumps(const char *dir)
 {
 	static const char *const names[] = { MF_SNAP_JOBS, MF_SNAP_CONFIG,
-		MF_SNAP_SPRIO, MF_SNAP_SSHARE, MF_SNAP_TIME };
+		MF_SNAP_SPRIO, MF_SNAP_SSHARE, MF_SNAP_WHY_ASSOC,
+		MF_SNAP_WHY_QOS, MF_SNAP_WHY_RUNNING, MF_SNAP_WHY_PARTS,
+		MF_SNAP_WHY_GROUPS, MF_SNAP_TIME };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
 		char *p = g_build_filename(dir, names[i], NULL);

@@ -71,6 +71,23 @@ static int _dump(const char *dir, const char *name, const char *const *argv,
 	return rc;
 }
 
+/* Run ARGV into DIR/NAME if it succeeds; a failure (sacctmgr without
+ * slurmdbd, or refused) leaves no file: not known.  Returns 0, or -1
+ * if the file cannot be written. */
+static int _maybe(const char *dir, const char *name, const char *const *argv)
+{
+	char *out = NULL;
+	int status = 0, rc = 0;
+
+	if (g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH |
+			 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+			 &status, NULL) && WIFEXITED(status) &&
+	    !WEXITSTATUS(status))
+		rc = _write(dir, name, out);
+	g_free(out);
+	return rc;
+}
+
 int mf_why_live_dump(const char *dir, const char *job_id)
 {
 	const char *const job[] = { "scontrol", "-o", "show", "job", job_id,
@@ -81,13 +98,32 @@ int mf_why_live_dump(const char *dir, const char *job_id)
 					     MF_WAIT_SPRIO_FORMAT, NULL };
 	static const char *const sshare[] = { "sshare", "-P", "-n", "-o",
 					      MF_WAIT_SSHARE_FIELDS, NULL };
+	char *who = g_strdup_printf("user=%s", g_get_user_name());
+	const char *const assoc[] = { "sacctmgr", "-n", "-P", "show", "assoc",
+				      who, "format=" MF_WAIT_ASSOC_FIELDS,
+				      NULL };
+	static const char *const qos[] = { "sacctmgr", "-n", "-P", "show",
+					   "qos", "format=Name,Priority",
+					   NULL };
+	const char *const running[] = { "squeue", "-h", "-t", "RUNNING",
+					"-u", g_get_user_name(), "-o",
+					MF_WAIT_RUNNING_FORMAT, NULL };
+	static const char *const parts[] = { "scontrol", "-o", "show",
+					     "partition", NULL };
+	static const char *const groups[] = { "id", "-Gn", NULL };
 	char *now = g_strdup_printf("%lld\n", (long long) time(NULL));
 	int rc = _dump(dir, MF_SNAP_JOBS, job, false) ||
 		 _dump(dir, MF_SNAP_CONFIG, config, false) ||
 		 _dump(dir, MF_SNAP_SPRIO, sprio, true) ||
 		 _dump(dir, MF_SNAP_SSHARE, sshare, false) ||
+		 _maybe(dir, MF_SNAP_WHY_ASSOC, assoc) ||
+		 _maybe(dir, MF_SNAP_WHY_QOS, qos) ||
+		 _maybe(dir, MF_SNAP_WHY_RUNNING, running) ||
+		 _maybe(dir, MF_SNAP_WHY_PARTS, parts) ||
+		 _maybe(dir, MF_SNAP_WHY_GROUPS, groups) ||
 		 _write(dir, MF_SNAP_TIME, now);
 
 	g_free(now);
+	g_free(who);
 	return rc ? MF_EXIT_INPUT : MF_EXIT_OK;
 }

@@ -186,6 +186,10 @@ static int _config_line(mf_wait_dump_t *d, char *l, const char *path, int n,
 		return _num(v, &d->weight_age, path, n, k, errp);
 	if (!strcmp(k, "PriorityWeightFairShare"))
 		return _num(v, &d->weight_fs, path, n, k, errp);
+	if (!strcmp(k, "PriorityWeightQOS"))
+		return _num(v, &d->weight_qos, path, n, k, errp);
+	if (!strcmp(k, "PriorityWeightPartition"))
+		return _num(v, &d->weight_part, path, n, k, errp);
 	if (!strcmp(k, "FairShareDampeningFactor"))
 		d->damp = (uint16_t) strtoul(v, NULL, 10);
 	else if (!strcmp(k, "PrivateData"))
@@ -296,6 +300,164 @@ static int _sshare_row(mf_wait_dump_t *d, char *l, const char *path,
 	       _snum(f[6], &s->level_fs, path, line, "LevelFS", errp) ? -1 : 0;
 }
 
+static void _assoc_free(gpointer p)
+{
+	mf_wait_assoc_t *a = p;
+
+	g_strfreev(a->fields);
+	g_strfreev(a->qos);
+	g_free(a);
+}
+
+/* A row of why-assoc (MF_WAIT_ASSOC_FIELDS) into D->assocs. */
+static int _assoc_row(mf_wait_dump_t *d, char *l, const char *path,
+		      int line, void *arg, mf_error_t *errp)
+{
+	mf_wait_assoc_t *a;
+	char **f;
+
+	(void) arg;
+	if (_fields(l, 5, &f, path, line, errp))
+		return -1;
+	a = g_new0(mf_wait_assoc_t, 1);
+	a->grp_tres_run_mins = g_strstrip(f[4]);
+	g_ptr_array_add(d->assocs, a);
+	a->fields = f;
+	a->account = g_strstrip(f[0]);
+	a->user = g_strstrip(f[1]);
+	a->partition = g_strstrip(f[2]);
+	a->qos = g_strsplit(g_strstrip(f[3]), ",", -1);
+	if (!*a->account)
+		return mf_errprintf(errp, "%s:%d: no account", path, line);
+	return 0;
+}
+
+/* A row of why-qos (Name|Priority) into D->qos. */
+static int _qos_row(mf_wait_dump_t *d, char *l, const char *path,
+		    int line, void *arg, mf_error_t *errp)
+{
+	mf_wait_qos_t q;
+	char **f;
+	int rc;
+
+	(void) arg;
+	if (_fields(l, 2, &f, path, line, errp))
+		return -1;
+	q.name = _keep(d, g_strstrip(f[0]));
+	rc = _num(*f[1] ? f[1] : "0", &q.priority, path, line,
+		  "QOS Priority", errp);
+	if (!rc)
+		g_array_append_val(d->qos, q);
+	g_strfreev(f);
+	return rc;
+}
+
+/* A row of why-running (MF_WAIT_RUNNING_FORMAT) into D->running. */
+static int _running_row(mf_wait_dump_t *d, char *l, const char *path,
+			int line, void *arg, mf_error_t *errp)
+{
+	mf_wait_running_t r = { 0 };
+	char **f;
+	double id;
+	uint32_t secs = 0;
+	bool unlimited = false;
+	int rc;
+
+	(void) arg;
+	if (_fields(l, 4, &f, path, line, errp))
+		return -1;
+	rc = _num(f[0], &id, path, line, "job id", errp) ||
+		_num(f[2], &r.cpus, path, line, "CPUs", errp) ? -1 : 0;
+	if (!rc && mf_timestr_secs(g_strstrip(f[3]), &secs, &unlimited, NULL))
+		rc = mf_errprintf(errp, "%s:%d: time left '%s' is not a "
+				  "duration", path, line, f[3]);
+	r.job_id = (uint32_t) id;
+	r.account = _keep(d, g_strstrip(f[1]));
+	r.left = unlimited ? -1 : secs / 60.0;
+	if (!rc)
+		g_array_append_val(d->running, r);
+	g_strfreev(f);
+	return rc;
+}
+
+/* A line of why-partitions into D->parts. */
+static int _part_line(mf_wait_dump_t *d, char *l, const char *path,
+		      int line, void *arg, mf_error_t *errp)
+{
+	char *sp = g_strconcat(" ", l, NULL);
+	mf_wait_part_t p = {
+		.name = _job_word(d, sp, "PartitionName"),
+		.state = _job_word(d, sp, "State"),
+		.allow_groups = _job_word(d, sp, "AllowGroups"),
+		.allow_accounts = _job_word(d, sp, "AllowAccounts"),
+		.deny_accounts = _job_word(d, sp, "DenyAccounts"),
+		.allow_qos = _job_word(d, sp, "AllowQos"),
+		.deny_qos = _job_word(d, sp, "DenyQos"),
+	};
+	const char *f = _job_word(d, sp, "PriorityJobFactor");
+	int rc = 0;
+
+	(void) arg;
+	if (!p.name)
+		rc = mf_errprintf(errp, "%s:%d: no PartitionName", path, line);
+	else if (f)
+		rc = _num(f, &p.job_factor, path, line, "PriorityJobFactor",
+			  errp);
+	if (!rc)
+		g_array_append_val(d->parts, p);
+	g_free(sp);
+	return rc;
+}
+
+/* The groups of DIR/why-groups into D->groups, if there. */
+static void _groups(const char *dir, mf_wait_dump_t *d)
+{
+	char *p = g_build_filename(dir, MF_SNAP_WHY_GROUPS, NULL), *t;
+
+	if (g_file_get_contents(p, &t, NULL, NULL)) {
+		d->groups = g_strsplit_set(g_strstrip(t), " \n", -1);
+		g_free(t);
+	}
+	g_free(p);
+}
+
+/* The optional dumps: read when DIR has them.  Returns 0 or -1. */
+static int _optional(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
+{
+	char *a = g_build_filename(dir, MF_SNAP_WHY_ASSOC, NULL);
+	char *q = g_build_filename(dir, MF_SNAP_WHY_QOS, NULL);
+	int rc = 0;
+
+	if (g_file_test(a, G_FILE_TEST_EXISTS)) {
+		d->assocs = g_ptr_array_new_with_free_func(_assoc_free);
+		rc = _each_line(dir, MF_SNAP_WHY_ASSOC, d, _assoc_row, NULL,
+				errp);
+	}
+	if (!rc && g_file_test(q, G_FILE_TEST_EXISTS)) {
+		d->qos = g_array_new(FALSE, TRUE, sizeof(mf_wait_qos_t));
+		rc = _each_line(dir, MF_SNAP_WHY_QOS, d, _qos_row, NULL, errp);
+	}
+	g_free(a);
+	g_free(q);
+	a = g_build_filename(dir, MF_SNAP_WHY_RUNNING, NULL);
+	if (!rc && g_file_test(a, G_FILE_TEST_EXISTS)) {
+		d->running = g_array_new(FALSE, TRUE,
+					 sizeof(mf_wait_running_t));
+		rc = _each_line(dir, MF_SNAP_WHY_RUNNING, d, _running_row,
+				NULL, errp);
+	}
+	g_free(a);
+	a = g_build_filename(dir, MF_SNAP_WHY_PARTS, NULL);
+	if (!rc && g_file_test(a, G_FILE_TEST_EXISTS)) {
+		d->parts = g_array_new(FALSE, TRUE, sizeof(mf_wait_part_t));
+		rc = _each_line(dir, MF_SNAP_WHY_PARTS, d, _part_line, NULL,
+				errp);
+	}
+	g_free(a);
+	_groups(dir, d);
+	return rc < 0 ? -1 : 0;
+}
+
 int mf_wait_dump_load(const char *dir, const char *job_id,
 		      mf_wait_dump_t *d, mf_error_t *errp)
 {
@@ -327,7 +489,8 @@ int mf_wait_dump_load(const char *dir, const char *job_id,
 	 * so on stderr) */
 	if (_each_line(dir, MF_SNAP_CONFIG, d, _config_line, NULL, errp) ||
 	    _each_line(dir, MF_SNAP_SPRIO, d, _sprio_row, NULL, errp) ||
-	    _each_line(dir, MF_SNAP_SSHARE, d, _sshare_row, NULL, errp))
+	    _each_line(dir, MF_SNAP_SSHARE, d, _sshare_row, NULL, errp) ||
+	    _optional(dir, d, errp))
 		return -1;
 	return 0;
 }
@@ -338,6 +501,11 @@ void mf_wait_dump_clear(mf_wait_dump_t *d)
 	g_clear_pointer(&d->strings, g_string_chunk_free);
 	g_clear_pointer(&d->sprio, g_array_unref);
 	g_clear_pointer(&d->sshare, g_ptr_array_unref);
+	g_clear_pointer(&d->assocs, g_ptr_array_unref);
+	g_clear_pointer(&d->qos, g_array_unref);
+	g_clear_pointer(&d->running, g_array_unref);
+	g_clear_pointer(&d->parts, g_array_unref);
+	g_clear_pointer(&d->groups, g_strfreev);
 	memset(d, 0, sizeof(*d));
 }
 

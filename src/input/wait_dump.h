@@ -8,6 +8,14 @@
  *   sprio    sprio -h -o MF_WAIT_SPRIO_FORMAT   (every row it shows)
  *   sshare   sshare -P -n -o MF_WAIT_SSHARE_FIELDS   (the user's own
  *            associations and their accounts, as sshare shows a user)
+ *   why-assoc  sacctmgr -n -P show assoc user=USER format=
+ *            MF_WAIT_ASSOC_FIELDS   (the user's own associations and the
+ *            QOS each allows; optional: absent or empty, not known)
+ *   why-qos  sacctmgr -n -P show qos format=Name,Priority   (optional)
+ *   why-running  squeue -h -t RUNNING -u USER -o MF_WAIT_RUNNING_FORMAT
+ *            (the user's running jobs; optional)
+ *   why-partitions  scontrol -o show partition   (optional)
+ *   why-groups  id -Gn   (the user's groups; optional)
  *
  * What the user may not see is simply absent from these dumps (other
  * users' rows under PrivateData); the reader keeps what is there.
@@ -30,6 +38,14 @@
 
 #define MF_SNAP_SPRIO  "sprio"
 #define MF_SNAP_SSHARE "sshare"
+#define MF_SNAP_WHY_ASSOC "why-assoc"
+#define MF_SNAP_WHY_QOS   "why-qos"
+#define MF_SNAP_WHY_RUNNING "why-running"
+#define MF_SNAP_WHY_PARTS "why-partitions"
+#define MF_SNAP_WHY_GROUPS "why-groups"
+#define MF_WAIT_ASSOC_FIELDS "Account,User,Partition,QOS,GrpTRESRunMins"
+/* squeue -h -t RUNNING -u USER -o: job, account, CPUs, time left */
+#define MF_WAIT_RUNNING_FORMAT "%i|%a|%C|%L"
 
 /* sprio's columns: job, partition, user, priority, the age factor, then
  * the weighted terms in mf_wait_term_t's order. */
@@ -59,6 +75,37 @@ typedef struct {
 				  * turned) */
 } mf_wait_sprio_t;
 
+/* One of the user's associations (sacctmgr): the QOS it allows. */
+typedef struct {
+	char **fields;           /* the row's, owned */
+	const char *account, *user, *partition;  /* partition "": any */
+	char **qos;              /* the QOS it allows, owned */
+	const char *grp_tres_run_mins;   /* "cpu=N,...", "" none */
+} mf_wait_assoc_t;
+
+/* One of the user's running jobs (squeue). */
+typedef struct {
+	uint32_t job_id;
+	const char *account;     /* in the dump's strings */
+	double cpus;
+	double left;             /* minutes of its time limit left; -1
+				  * UNLIMITED */
+} mf_wait_running_t;
+
+/* A QOS and its Priority (sacctmgr show qos). */
+typedef struct {
+	const char *name;        /* in the dump's strings */
+	double priority;
+} mf_wait_qos_t;
+
+/* A partition as `scontrol -o show partition` shows it (the strings in
+ * the dump's; NULL: not shown). */
+typedef struct {
+	const char *name, *state, *allow_groups, *allow_accounts,
+		*deny_accounts, *allow_qos, *deny_qos;
+	double job_factor;       /* PriorityJobFactor */
+} mf_wait_part_t;
+
 /* One row of sshare: an account (user NULL) or a user's association. */
 typedef struct {
 	char **fields;           /* the row's, owned; the strings below
@@ -81,13 +128,19 @@ typedef struct {
 	uint32_t half_life;      /* PriorityDecayHalfLife, seconds */
 	uint32_t max_age;        /* PriorityMaxAge, seconds */
 	uint32_t calc_period;    /* PriorityCalcPeriod, seconds */
-	double weight_age, weight_fs;
+	double weight_age, weight_fs, weight_qos;
 	uint16_t damp;           /* FairShareDampeningFactor */
 	const char *private_data;    /* PrivateData, e.g. "jobs,usage" */
 	const char *priority_flags;
 	bool safe_limits;        /* AccountingStorageEnforce has "safe" */
 	GArray *sprio;           /* mf_wait_sprio_t, in sprio's order */
 	GPtrArray *sshare;       /* mf_wait_sshare_t*, in sshare's order */
+	GPtrArray *assocs;       /* mf_wait_assoc_t*; NULL: no why-assoc */
+	GArray *qos;             /* mf_wait_qos_t; NULL: no why-qos */
+	GArray *running;         /* mf_wait_running_t; NULL: none read */
+	GArray *parts;           /* mf_wait_part_t; NULL: none read */
+	char **groups;           /* the user's groups; NULL: not read */
+	double weight_part;      /* PriorityWeightPartition */
 } mf_wait_dump_t;
 
 /*

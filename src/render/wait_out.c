@@ -65,23 +65,59 @@ static char *_when(const mf_wait_t *w, double seconds)
 	return r;
 }
 
+/* A GrpTRESRunMins limit: what runs against it and when it lets the job
+ * in. */
+static void _runmins_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_limit_t *l = &w->limit;
+	char *when;
+
+	_say(out, "Your association %s/%s has a limit of %.0f %s-minutes "
+	     "(GrpTRESRunMins) on its running jobs; they have %.0f still to "
+	     "run (sshare), and this job asks %.0f (CPUs x time limit).",
+	     l->at->account, l->at->user, l->limit, l->tres, l->running,
+	     l->asked);
+	if (!w->d->running || strcmp(l->tres, "cpu")) {
+		_say(out, "When it lifts is not worked out: your running "
+		     "jobs' %s and time left were not read.", l->tres);
+		return;
+	}
+	if (l->hidden) {
+		_say(out, "Your own running jobs have %.0f of them: the rest "
+		     "are other users' jobs you cannot see, so when it lifts "
+		     "is not known.", l->visible);
+		return;
+	}
+	if (l->lift_seconds < 0) {
+		_say(out, "Your running jobs' minutes never fall to %.0f "
+		     "(limit less what it asks): %s.", l->limit - l->asked,
+		     l->limit < l->asked ? "it asks more than the limit" :
+		     "a job runs without a time limit");
+		return;
+	}
+	when = _when(w, l->lift_seconds);
+	_say(out, "As your running jobs (%.0f CPU-minutes left by squeue) "
+	     "run on, their remaining minutes fall to %.0f %s, if none "
+	     "starts or ends early.", l->visible, l->limit - l->asked, when);
+	g_free(when);
+}
+
 static void _limit_text(FILE *out, const mf_wait_t *w)
 {
 	const mf_wait_limit_t *l = &w->limit;
 	const char *who = l->at->user ? "your association" : "account";
 	char *when, *hl;
 
+	if (l->run_minutes) {
+		_runmins_text(out, w);
+		return;
+	}
 	_say(out, "The %s %s%s%s has a limit of %.0f %s-minutes (%s); it has "
 	     "used %.2f (decayed usage), and its running jobs will still "
 	     "use %.0f.", who, l->at->account, l->at->user ? "/" : "",
 	     l->at->user ? l->at->user : "", l->limit, l->tres,
 	     l->run_minutes ? "GrpTRESRunMins" : "GrpTRESMins", l->used,
 	     l->running);
-	if (l->run_minutes) {
-		_say(out, "It lifts as the running jobs use up their %.0f "
-		     "minutes, not by decay.", l->running);
-		return;
-	}
 	if (w->d->safe_limits)
 		_say(out, "With safe limits the job must fit whole: used + "
 		     "running + its own %.0f must stay within the limit.",
@@ -147,7 +183,10 @@ static void _hold_text(FILE *out, const mf_wait_t *w)
 			_limit_text(out, w);
 		else if (strstr(r, "RunMinutes"))
 			_say(out, "It lifts as running jobs of the association "
-			     "end and stop charging their TRES-minutes.");
+			     "end and stop charging their TRES-minutes.%s",
+			     d->assocs ? " Your association has no such "
+			     "GrpTRESRunMins: it is on an account above it, "
+			     "which sacctmgr does not show you here." : "");
 		else if (w->usage_hidden)
 			_say(out, "The limit and the usage against it are not "
 			     "shown to you (PrivateData=usage).");
@@ -269,9 +308,45 @@ static void _do_text(FILE *out, const mf_wait_t *w)
 		     a->row->fairshare, w->assoc->fairshare, a->gain, _id(w),
 		     a->row->account);
 	}
-	if (!w->alts->len)
-		_say(out, "None of your accounts ranks higher: nothing you "
-		     "change moves this job's priority.");
+	for (guint i = 0; i < w->qos_alts->len; i++) {
+		const mf_wait_qos_alt_t *q = &g_array_index(w->qos_alts,
+			mf_wait_qos_alt_t, i);
+		const mf_wait_place_t *p = q->ahead < 0 ? NULL :
+			&g_array_index(w->places, mf_wait_place_t, 0);
+		char *ahead = !p ? g_strdup("") : q->ahead < p->ahead ?
+			g_strdup_printf(", %lld jobs ahead in %s instead of "
+					"%u", (long long) q->ahead,
+					p->mine->partition, p->ahead) :
+			g_strdup_printf(", still %lld jobs ahead in %s",
+					(long long) q->ahead,
+					p->mine->partition);
+
+		_say(out, "Under QOS %s, which your association allows, the "
+		     "QOS term is %.0f more (its Priority %.0f against %.0f "
+		     "of %s, the highest %.0f, weight %.0f)%s (scontrol "
+		     "update job=%s QOS=%s).", q->qos->name, q->gain,
+		     q->qos->priority, q->mine->priority, q->mine->name,
+		     q->qos_max, w->d->weight_qos, ahead, _id(w), q->qos->name);
+		g_free(ahead);
+	}
+	for (guint i = 0; i < w->part_alts->len; i++) {
+		const mf_wait_part_alt_t *a = &g_array_index(w->part_alts,
+			mf_wait_part_alt_t, i);
+
+		_say(out, "In partition %s, which you may use, %u of its %u "
+		     "pending jobs would be ahead (here %u at the fewest): "
+		     "its partition term is %.0f, the job's priority there "
+		     "%.0f (scontrol update job=%s Partition=%s, if the job "
+		     "fits its nodes and limits).", a->part->name, a->ahead,
+		     a->rows, a->ahead_here, a->term, a->priority, _id(w),
+		     a->part->name);
+	}
+	if (w->qos_unknown && w->d->assocs && w->d->qos)
+		_say(out, "The QOS your association allows, or their "
+		     "priorities, are not visible to you (sacctmgr).");
+	if (!w->alts->len && !w->qos_alts->len && !w->part_alts->len)
+		_say(out, "None of your accounts, QOS or partitions ranks it "
+		     "higher: nothing you change moves this job's priority.");
 }
 
 static void _hidden_text(FILE *out, const mf_wait_t *w)
@@ -343,6 +418,10 @@ static void _limit_json(mf_json_t *j, const mf_wait_t *w)
 	mf_json_double(j, "running", l->running);
 	mf_json_double(j, "asked", l->asked);
 	mf_json_bool(j, "safe", w->d->safe_limits);
+	if (l->run_minutes) {
+		mf_json_double(j, "visible_running", l->visible);
+		mf_json_bool(j, "running_hidden", l->hidden || !w->d->running);
+	}
 	_jnum(j, "lift_seconds", l->lift_seconds);
 	if (l->lift_seconds >= 0)
 		mf_json_int(j, "lift_time", (int64_t) w->d->now +
@@ -418,6 +497,53 @@ static void _fs_json(mf_json_t *j, const mf_wait_t *w)
 	mf_json_end_object(j);
 }
 
+/* The better QOS, null when what the user may use is not visible. */
+static void _qos_json(mf_json_t *j, const mf_wait_t *w)
+{
+	if (w->qos_unknown) {
+		mf_json_null(j, "better_qos");
+		return;
+	}
+	mf_json_begin_array(j, "better_qos");
+	for (guint i = 0; i < w->qos_alts->len; i++) {
+		const mf_wait_qos_alt_t *q = &g_array_index(w->qos_alts,
+			mf_wait_qos_alt_t, i);
+
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "qos", q->qos->name);
+		mf_json_double(j, "priority", q->qos->priority);
+		mf_json_string(j, "job_qos", q->mine->name);
+		mf_json_double(j, "job_qos_priority", q->mine->priority);
+		mf_json_double(j, "highest_priority", q->qos_max);
+		mf_json_double(j, "gain", q->gain);
+		if (q->ahead >= 0)
+			mf_json_int(j, "ahead", q->ahead);
+		else
+			mf_json_null(j, "ahead");
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
+/* The partitions where fewer jobs are ahead. */
+static void _parts_json(mf_json_t *j, const mf_wait_t *w)
+{
+	mf_json_begin_array(j, "better_partitions");
+	for (guint i = 0; i < w->part_alts->len; i++) {
+		const mf_wait_part_alt_t *a = &g_array_index(w->part_alts,
+			mf_wait_part_alt_t, i);
+
+		mf_json_begin_object(j, NULL);
+		mf_json_string(j, "partition", a->part->name);
+		mf_json_double(j, "partition_term", a->term);
+		mf_json_double(j, "priority", a->priority);
+		mf_json_uint(j, "ahead", a->ahead);
+		mf_json_uint(j, "pending", a->rows);
+		mf_json_end_object(j);
+	}
+	mf_json_end_array(j);
+}
+
 void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 {
 	const mf_wait_dump_t *d = w->d;
@@ -466,6 +592,8 @@ void mf_wait_print_json(FILE *out, const mf_wait_t *w)
 		mf_json_end_object(&j);
 	}
 	mf_json_end_array(&j);
+	_qos_json(&j, w);
+	_parts_json(&j, w);
 	mf_json_end_object(&j);
 	mf_json_finish(&j);
 }

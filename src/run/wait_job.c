@@ -10,7 +10,9 @@
 #include "age_factor.h"
 #include "decay.h"
 #include "fs_factor.h"
+#include "wait_alt.h"
 #include "wait_job.h"
+#include "wait_runmins.h"
 
 static const char *const _hold_names[] = {
 	[MF_HOLD_NONE] = "none", [MF_HOLD_PRIORITY] = "priority",
@@ -152,11 +154,13 @@ static void _find_limit(mf_wait_t *w, int row)
 	mf_wait_limit_t l = { 0 };
 	int depth = INT32_MAX;
 
-	/* sshare shows GrpTRESMins, not GrpTRESRunMins: only the former is
-	 * worked out */
-	if (!_limit_tres(d->job->reason, l.tres, &l.run_minutes) ||
-	    l.run_minutes || row < 0)
+	if (!_limit_tres(d->job->reason, l.tres, &l.run_minutes) || row < 0)
 		return;
+	/* GrpTRESRunMins: the user's association's, from sacctmgr */
+	if (l.run_minutes) {
+		mf_wait_runmins(w, &l);
+		return;
+	}
 	for (int i = row; i >= 0; i--) {
 		const mf_wait_sshare_t *s = d->sshare->pdata[i];
 
@@ -329,6 +333,8 @@ int mf_wait_describe(const mf_wait_dump_t *d, mf_wait_t *w,
 		_outlook(w, &w->outlook[2], "1 half-life", d->half_life, t);
 	}
 	_alternatives(w);
+	mf_wait_qos_alts(w);
+	mf_wait_part_alts(w);
 	return 0;
 }
 
@@ -336,5 +342,7 @@ void mf_wait_clear(mf_wait_t *w)
 {
 	g_clear_pointer(&w->places, g_array_unref);
 	g_clear_pointer(&w->alts, g_array_unref);
+	g_clear_pointer(&w->qos_alts, g_array_unref);
+	g_clear_pointer(&w->part_alts, g_array_unref);
 	memset(w, 0, sizeof(*w));
 }

@@ -43,7 +43,13 @@ typedef struct {
 	double asked;                /* the job's own: TRES x time limit
 				      * (counted under safe limits only) */
 	double lift_seconds;         /* decay brings used under: -1 never
-				      * by decay alone */
+				      * by decay alone; run_minutes: the
+				      * running jobs' minutes fall to
+				      * limit - asked (-1 unknown, never) */
+	double visible;              /* run_minutes: the user's running
+				      * jobs' remaining TRES-minutes */
+	bool hidden;                 /* run_minutes: running jobs the user
+				      * cannot see (sshare's are more) */
 } mf_wait_limit_t;
 
 /* The job's place in one partition's sprio rows. */
@@ -69,6 +75,25 @@ typedef struct {
 	double gain;                 /* weighted fair-share more */
 } mf_wait_alt_t;
 
+/* Another QOS the user's association allows whose weighted QOS term is
+ * higher. */
+typedef struct {
+	const mf_wait_qos_t *qos, *mine;  /* mine: the job's QOS */
+	double qos_max;              /* the highest QOS Priority: the norm */
+	double gain;                 /* weighted QOS term more */
+	int64_t ahead;               /* in the first partition at the
+				      * higher priority; -1 unknown */
+} mf_wait_qos_alt_t;
+
+/* Another partition the user may submit to where fewer jobs are ahead. */
+typedef struct {
+	const mf_wait_part_t *part;
+	double term;                 /* its weighted partition term */
+	double priority;             /* the job's there */
+	uint32_t ahead, rows;        /* by its sprio rows */
+	uint32_t ahead_here;         /* the fewest in the job's own */
+} mf_wait_part_alt_t;
+
 typedef struct {
 	const mf_wait_dump_t *d;
 	mf_hold_t hold;
@@ -81,6 +106,10 @@ typedef struct {
 	bool classic;                /* NO_FAIR_TREE: the factor follows */
 	mf_wait_outlook_t outlook[3];
 	GArray *alts;                /* mf_wait_alt_t */
+	GArray *qos_alts;            /* mf_wait_qos_alt_t (wait_alt.h) */
+	GArray *part_alts;           /* mf_wait_part_alt_t (wait_alt.h) */
+	bool qos_unknown;            /* the QOS the user may use, or their
+				      * priorities, not visible */
 	bool jobs_hidden, usage_hidden, users_hidden;
 	uint32_t own_ahead;          /* jobs_hidden: the user's own jobs
 				      * ahead in the first partition */

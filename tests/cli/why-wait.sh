@@ -108,6 +108,32 @@ has "priority: fair-share now and outlook" 0 \
 has "priority: another account ranks higher" 0 \
 	"Under your account chem the fair-share factor is 0.6000 (here 0.0600): about 5400 more priority"
 lacks "priority: nothing hidden" "What it could not see"
+
+# --- another QOS (why-assoc, why-qos; PriorityWeightQOS 2000).  dave's
+# association phys allows normal and high, chem's normal and top; the
+# job is under normal (Priority 0).  QOS priorities 0, 50, 100, 0: the
+# norm is the highest, 100.  high: 2000 * (50 - 0) / 100 = 1000 more,
+# 1800 + 1000 = 2800 in batch, below 101 (5400) and 102 (3000) only: 2
+# ahead instead of 4.  top (chem's) is not phys's: not offered.
+case_dir qos Priority
+cp "$W/why-assoc" "$W/why-qos" "$T/qos/"
+sed -i 's/^PriorityWeightQOS .*/PriorityWeightQOS       = 2000/' "$T/qos/config"
+why qos
+has "qos: the higher QOS of the association, its term" 0 \
+	"Under QOS high, which your association allows, the QOS term is 1000 more (its Priority 50 against 0 of normal, the highest 100, weight 2000), 2 jobs ahead in batch instead of 4 (scontrol update job=123 QOS=high)."
+lacks "qos: not another association's QOS" "QOS top" "not visible"
+why qos --json
+has "qos: --json" 0 \
+	'{"qos":"high","priority":50,"job_qos":"normal","job_qos_priority":0,"highest_priority":100,"gain":1000,"ahead":2}'
+# the association of the job not among the user's visible ones: said so,
+# null in JSON, no QOS offered
+sed -i '/^phys/d' "$T/qos/why-assoc"
+why qos
+has "qos: association not visible" 0 \
+	"The QOS your association allows, or their priorities, are not visible to you (sacctmgr)."
+lacks "qos: none offered when not visible" "Under QOS"
+why qos --json
+has "qos: not visible, null" 0 '"better_qos": null'
 why prio --json
 has "priority --json: the same figures" 0 \
 	'{"partition":"batch","priority":1800,"ahead":4,"pending":7,"head_job":101,"head_priority":5400,"next_job":118,"next_priority":2000,"next_minus_yours":{"age":400,"assoc":0,"fairshare":-200,"jobsize":0,"partition":0,"qos":0,"nice":0,"site":0}' \
@@ -230,6 +256,76 @@ why privlimit
 has "private limit: said hidden" 0 \
 	"The limit and the usage against it are not shown to you (PrivateData=usage)."
 lacks "private limit: no figure" "cpu-minutes" "decay brings"
+
+# --- another partition (why-partitions, why-groups; PriorityWeightPartition
+# 2000).  The job in batch only (its long row taken out), 4 ahead there.
+# PriorityJobFactor: batch 2, long 3, short 4, gpu 4 (AllowAccounts=chem),
+# debug 4 (DOWN), private 4 (AllowGroups=staff; dave is in dave, users):
+# the highest 4.  The job's priority elsewhere: 1800 - batch's 1000 + 2000
+# x factor / 4: long 1500 -> 2300, only 140 (2000) there: 0 of 1 ahead;
+# short 2000 -> 2800, its rows 150 (3500) and 151 (2500): 1 of 2 ahead.
+# gpu, debug, private: not offered.
+case_dir part Priority
+cp "$W/why-partitions" "$W/why-groups" "$T/part/"
+sed -i 's/Partition=batch,long /Partition=batch /' "$T/part/jobs"
+sed -i '/^123|long|/d' "$T/part/sprio"
+printf '150|short|hank|3500|0.1000000|100|0|1400|0|2000|0|0|0\n151|short|ivy|2500|0.1000000|100|0|400|0|2000|0|0|0\n' >>"$T/part/sprio"
+sed -i 's/^PriorityWeightPartition .*/PriorityWeightPartition = 2000/' "$T/part/config"
+why part
+has "partition: fewer ahead in long and short" 0 \
+	"In partition long, which you may use, 0 of its 1 pending jobs would be ahead (here 4 at the fewest): its partition term is 1500, the job's priority there 2300 (scontrol update job=123 Partition=long" \
+	"In partition short, which you may use, 1 of its 2 pending jobs would be ahead (here 4 at the fewest): its partition term is 2000, the job's priority there 2800"
+lacks "partition: not another account's, not down, not another group's" \
+	"partition gpu" "partition debug" "partition private" "nothing you change"
+why part --json
+has "partition: --json" 0 \
+	'{"partition":"long","partition_term":1500,"priority":2300,"ahead":0,"pending":1}' \
+	'{"partition":"short","partition_term":2000,"priority":2800,"ahead":1,"pending":2}'
+# in group staff: private too (no rows there: 0 of 0)
+echo "dave staff" >"$T/part/why-groups"
+why part
+has "partition: a group's partition" 0 \
+	"In partition private, which you may use, 0 of its 0 pending jobs would be ahead"
+
+# --- GrpTRESRunMins (AssocGrpCPURunMinutesLimit): phys/dave's limit
+# cpu=100 (why-assoc), sshare's TRESRunMins cpu=110; dave's running jobs
+# (why-running): 201 phys 4 CPUs 20 min left (80), 202 phys 2 CPUs 15
+# min left (30), 203 chem (another account: not counted): 80 + 30 = 110,
+# as sshare.  The job asks 1 CPU x 1 min = 1, so it fits once the
+# remaining minutes are at most 100 - 1 = 99: they fall by 4 + 2 = 6 a
+# minute, 11 to lose: 11 / 6 min = 110 s, at 1700000110 =
+# 2023-11-14T22:15:10 (the span printed to the minute, rounded up: 2 min).
+case_dir runmins AssocGrpCPURunMinutesLimit
+cp "$W/why-assoc" "$W/why-qos" "$W/why-running" "$T/runmins/"
+sed -i 's/^phys|dave||normal,high|$/phys|dave||normal,high|cpu=100/' "$T/runmins/why-assoc"
+sed -i '3s/|cpu=1,mem=0,energy=0,node=0,billing=1$/|cpu=110,mem=0,energy=0,node=0,billing=1/' "$T/runmins/sshare"
+why runmins
+has "run minutes: the limit, the running minutes, the lift" 0 \
+	"Your association phys/dave has a limit of 100 cpu-minutes (GrpTRESRunMins) on its running jobs; they have 110 still to run (sshare), and this job asks 1 (CPUs x time limit)." \
+	"As your running jobs (110 CPU-minutes left by squeue) run on, their remaining minutes fall to 99 in 2 min (2023-11-14T22:15:10)"
+why runmins --json
+has "run minutes: --json" 0 '"kind": "GrpTRESRunMins"' '"limit": 100' \
+	'"running": 110' '"visible_running": 110' '"lift_seconds": 110'
+# limit cpu=16: target 15.  Until 202 ends (900 s) they fall 6 a minute:
+# 110 - 90 = 20 at 900 s, still above 15; then 201's 4 CPUs alone: 5 /
+# 4 min = 75 s more, 975 s = 16 min 15 s (printed 17 min), at
+# 2023-11-14T22:29:35.
+sed -i 's/|cpu=100$/|cpu=16/' "$T/runmins/why-assoc"
+why runmins
+has "run minutes: a job ends on the way" 0 \
+	"their remaining minutes fall to 15 in 17 min (2023-11-14T22:29:35)"
+# sshare counts 150, the user's jobs 110 (above 110 x 1.02 + 2): jobs the
+# user cannot see; no lift time
+sed -i '3s/|cpu=110,/|cpu=150,/' "$T/runmins/sshare"
+why runmins
+has "run minutes: others' jobs hidden" 0 \
+	"Your own running jobs have 110 of them: the rest are other users' jobs you cannot see, so when it lifts is not known."
+lacks "run minutes: no lift time when hidden" "remaining minutes fall to"
+# the user's association without the limit: on an account above
+sed -i 's/|cpu=16$/|/' "$T/runmins/why-assoc"
+why runmins
+has "run minutes: the limit above the association" 0 \
+	"Your association has no such GrpTRESRunMins: it is on an account above it, which sacctmgr does not show you here."
 
 # --- errors
 case_dir running None RUNNING

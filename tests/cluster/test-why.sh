@@ -28,7 +28,11 @@
 #          within 0.5% of the half-life's own H log2(RawUsage / 60); a job
 #          waiting on a dependency; then under PrivateData=jobs,usage
 #          (scontrol reconfigure): what it could not see, no position and
-#          no other user's job, and another user's job is refused.
+#          no other user's job, and another user's job is refused; a QOS
+#          whyhi of a higher Priority that u3's association allows: the
+#          answer for u3's job under normal names it, its term (by hand)
+#          and the jobs still ahead (sprio's rows); and partition big,
+#          where nothing is pending, with its PriorityJobFactor's term.
 #
 # Needs: MFPRIO (the mfprio binary).  Uses tests/cluster/cluster.sh on the
 # instance of MFPRIO_CLUSTER_INSTANCE (instance.sh).
@@ -138,6 +142,46 @@ if [[ $term != - ]] && grep -qF "their $term gives $by more" "$out/wait.flat"; t
 	ok "why JOBID: the next job's $term gives $by more, as sprio"
 else
 	bad "why JOBID: wanted 'their $term gives $by more'"
+fi
+
+# ---- another QOS: whyhi (Priority 100) beside normal (0), u3's
+# association c/u3 allowed both, its job under normal.  QOS terms are
+# PriorityWeightQOS (1000) x Priority / the highest (100): whyhi gives
+# 1000 x (100 - 0) / 100 = 1000 more; the jobs still ahead are sprio's
+# rows of debug above the job's priority + 1000.
+sacctmgr -i add qos whyhi Priority=100 >/dev/null &&
+	sacctmgr -i modify user where name=u3 account=c cluster="$CLUSTER_NAME" \
+		set QOS=normal,whyhi >/dev/null || { bad "sacctmgr: QOS whyhi"; finish; }
+qjob=${ids[2]}
+runuser -u u3 -- "$MFPRIO" why "$qjob" >"$out/qos.out" 2>"$out/qos.err"
+runuser -u u3 -- "$MFPRIO" why "$qjob" --json >"$out/qos.json" 2>>"$out/qos.err"
+sprio -p debug -o '%i|%Y' -h >"$out/qos.sprio"
+tr -s '\n ' '  ' <"$out/qos.out" >"$out/qos.flat"
+qahead=$(awk -F'|' -v j="$qjob" '{ id[NR] = $1 + 0; p[NR] = $2 + 0; if ($1 + 0 == j) me = NR }
+	END { n = 0; for (r = 1; r <= NR; r++) if (r != me && (p[r] > p[me] + 1000 ||
+	      (p[r] == p[me] + 1000 && id[r] < id[me]))) n++; print n }' "$out/qos.sprio")
+say "job $qjob (u3, QOS normal): under whyhi $qahead ahead by sprio's rows"
+if grep -qF "Under QOS whyhi, which your association allows, the QOS term is 1000 more (its Priority 100 against 0 of normal, the highest 100, weight 1000)," "$out/qos.flat" &&
+	grep -qE "(still $qahead jobs ahead in debug|, $qahead jobs ahead in debug instead of)" "$out/qos.flat" &&
+	python3 -c 'import json, sys; q = json.load(open(sys.argv[1]))["better_qos"]
+sys.exit(not (len(q) == 1 and q[0]["qos"] == "whyhi" and q[0]["gain"] == 1000 and q[0]["ahead"] == int(sys.argv[2])))' "$out/qos.json" "$qahead"; then
+	ok "why JOBID as u3: QOS whyhi named, +1000, $qahead ahead as sprio's rows"
+else
+	cat "$out/qos.out" "$out/qos.err" "$out/qos.json"; bad "why JOBID: another QOS"
+fi
+# another partition: big (PriorityJobFactor 20, the highest; debug's 10,
+# PriorityWeightPartition 2000: cluster.sh, priority-default.conf), UP,
+# open to all: its term 2000 x 20 / 20 = 2000 for debug's 2000 x 10 / 20
+# = 1000, so the job's priority there is debug's + 1000; nothing pending
+# in big (sprio -p big): 0 of 0 ahead, fewer than debug's.
+qprio=$(awk -F'|' -v j="$qjob" '$1 + 0 == j { print $2 + 0 }' "$out/qos.sprio")
+nbig=$(sprio -h -p big -o %i | grep -c .)
+if grep -qF "In partition big, which you may use, 0 of its $nbig pending jobs would be ahead" "$out/qos.flat" &&
+	python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["better_partitions"]
+sys.exit(not (len(p) == 1 and p[0]["partition"] == "big" and p[0]["partition_term"] == 2000 and p[0]["priority"] == float(sys.argv[2]) + 1000))' "$out/qos.json" "$qprio"; then
+	ok "why JOBID as u3: partition big, term 2000, priority $qprio + 1000 there, 0 ahead"
+else
+	echo "priority in debug $qprio, $nbig pending in big"; bad "why JOBID: another partition"
 fi
 
 # ---- a GrpTRESMins limit, a dependency
