@@ -225,7 +225,8 @@ check "mfprio --version says $mfprio_v ($out)" test "$out" = "mfprio $mfprio_v"
 # a real command on a snapshot of the tests' data, as on a login node
 # (tests/cli/snapshot.sh computes alice's row by hand)
 cp -r "$top/tests/data/snapshot/example" "$root/build/snapshot"
-inside /usr/bin/mfprio fairshare --snapshot /build/snapshot >"$logs/command.out" 2>&1
+inside /usr/bin/mfprio fairshare -o Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS \
+	--snapshot /build/snapshot >"$logs/command.out" 2>&1
 rc=$?
 check "mfprio fairshare --snapshot there gives sshare's row of alice (rc $rc)" \
 	grep -qxF '   theory|alice|1|0.300000|200|0.200320|0.387745|0.408248|0.000000' "$logs/command.out"
@@ -327,7 +328,9 @@ check "and listens on no TCP port" test -z "$tcp"
 # ---------------------------------------------------------------- differential
 if [[ $diff_cases != none ]]; then
 	say "the differential, SchedMD's plugin against ours ($diff_cases; log $logs/differential.log)"
+	# the packaged command (installed above) for its check of sshare's shape
 	in_cluster env MFPRIO_PLUGIN_SO="$plugdir/priority_multifactor.so" MFPRIO_DIFF_ONLY="$diff_cases" \
+		MFPRIO=/usr/bin/mfprio \
 		/build/mfprio/tests/cluster/test-plugin-differential.sh >"$logs/differential.log" 2>&1
 	rc=$?
 	grep -E ': (ok|FAILED):' "$logs/differential.log" | sed 's/^/    /'
