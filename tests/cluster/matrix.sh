@@ -11,7 +11,7 @@
 #      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT), one
 #      release after the other by a builder in the background (niced);
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
-#      10), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
+#      14), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
 #      one MariaDB and one munged serve all), one task at a time, each
 #      within a time limit (below); a release's tasks join the queue as
@@ -113,7 +113,7 @@
 #                           read it)
 #   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first);
 #                           the table's others are skipped
-#   MFPRIO_MATRIX_LANES     concurrent clusters (default 10)
+#   MFPRIO_MATRIX_LANES     concurrent clusters (default 14)
 #   MFPRIO_MATRIX_FIRST     the first lane's cluster instance (default 1)
 #   MFPRIO_MATRIX_TASK_TIMEOUT  seconds each task may run, for every task
 #                           (default: per check, task_limit below; 0: none)
@@ -129,7 +129,7 @@ top=${MFPRIO_TOP:-$(cd "$here/../.." && pwd)}
 out=${1:?usage: matrix.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-lanes=${MFPRIO_MATRIX_LANES:-10}
+lanes=${MFPRIO_MATRIX_LANES:-14}
 first=${MFPRIO_MATRIX_FIRST:-1}
 if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} && ! ${MFPRIO_MATRIX_TASK_TIMEOUT} =~ ^[0-9]+$ ]]; then
 	echo "matrix: error: MFPRIO_MATRIX_TASK_TIMEOUT='$MFPRIO_MATRIX_TASK_TIMEOUT' is not a number of seconds" >&2
@@ -238,7 +238,7 @@ task_limit() {
 	esac
 }
 
-# task_estimate CHECK RELEASE: about how many seconds the task takes (10
+# task_estimate CHECK RELEASE: about how many seconds the task takes (10-14
 # lanes on 2 cores, warm caches), for the queue's order only: the longest
 # start first.  A check not named here is taken for a 4-minute one.
 task_estimate() {
@@ -488,6 +488,9 @@ take_task() {
 
 run_lane() {   # run_lane N
 	local n=$1 line v check script rest log t0 rc limit tpid why last=""
+	# the lanes start a few seconds apart: their clusters' starts (the
+	# heaviest part of a check) do not all fall on the same seconds
+	sleep $((4 * (n - first)))
 	while line=$(take_task "$n") && [[ -n $line ]]; do
 		read -r v check script rest <<<"$line"
 		log=$out/$v-${check//:/-}.log
