@@ -42,6 +42,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=offline-lib.sh source-path=SCRIPTDIR disable=SC1091
 . "$here/offline-lib.sh" test-why
 
+# the users run a copy of their own: MFPRIO may be in a build tree under a
+# private home directory (bookworm's /root is 0700) that they cannot enter
+chmod 711 "$out"
+mkdir -p "$out/bin" && install -m 755 "$MFPRIO" "$out/bin/mfprio" ||
+	{ bad "a copy of $MFPRIO the users can run"; finish; }
+umf=$out/bin/mfprio
+
 start_live
 "$here/run-jobs.sh" 2>"$out/run-jobs.log" ||
 	{ tail "$out/run-jobs.log"; bad "run-jobs.sh"; finish; }
@@ -117,7 +124,7 @@ fi
 
 # ---- why JOBID, as the job's owner: sprio's last job of debug
 owner=$(squeue -h -j "$last" -o %u)
-runuser -u "$owner" -- "$MFPRIO" why "$last" >"$out/wait.out" 2>"$out/wait.err"
+runuser -u "$owner" -- "$umf" why "$last" >"$out/wait.out" 2>"$out/wait.err"
 rc=$?
 sprio -p debug -o '%i|%Y|%A|%F|%J|%P|%Q' -h >"$out/wait.sprio"
 tr -s '\n ' '  ' <"$out/wait.out" >"$out/wait.flat"
@@ -153,8 +160,8 @@ sacctmgr -i add qos whyhi Priority=100 >/dev/null &&
 	sacctmgr -i modify user where name=u3 account=c cluster="$CLUSTER_NAME" \
 		set QOS=normal,whyhi >/dev/null || { bad "sacctmgr: QOS whyhi"; finish; }
 qjob=${ids[2]}
-runuser -u u3 -- "$MFPRIO" why "$qjob" >"$out/qos.out" 2>"$out/qos.err"
-runuser -u u3 -- "$MFPRIO" why "$qjob" --json >"$out/qos.json" 2>>"$out/qos.err"
+runuser -u u3 -- "$umf" why "$qjob" >"$out/qos.out" 2>"$out/qos.err"
+runuser -u u3 -- "$umf" why "$qjob" --json >"$out/qos.json" 2>>"$out/qos.err"
 sprio -p debug -o '%i|%Y' -h >"$out/qos.sprio"
 tr -s '\n ' '  ' <"$out/qos.out" >"$out/qos.flat"
 qahead=$(awk -F'|' -v j="$qjob" '{ id[NR] = $1 + 0; p[NR] = $2 + 0; if ($1 + 0 == j) me = NR }
@@ -199,8 +206,8 @@ for _ in $(seq 30); do
 	[[ $(squeue -h -j "$lim" -o %r) == AssocGrpCPUMinutesLimit ]] && break
 	sleep 1
 done
-runuser -u u2 -- "$MFPRIO" why "$lim" --json >"$out/lim.json" 2>"$out/lim.err"
-runuser -u u2 -- "$MFPRIO" why "$lim" >"$out/lim.out" 2>&1
+runuser -u u2 -- "$umf" why "$lim" --json >"$out/lim.json" 2>"$out/lim.err"
+runuser -u u2 -- "$umf" why "$lim" >"$out/lim.out" 2>&1
 raw=$(sshare -P -n -A a -o Account,User,RawUsage | awk -F'|' '$1 ~ /^ *a$/ && $2 == "" { print $3 }')
 hl=$(scontrol show config | awk '$1 == "PriorityDecayHalfLife" { print $3 }')
 say "job $lim: $(squeue -h -j "$lim" -o %r); account a RawUsage $raw; half-life $hl"
@@ -223,7 +230,7 @@ then
 else
 	cat "$out/lim.json" "$out/lim.err"; bad "why JOBID: the GrpTRESMins limit"
 fi
-runuser -u u4 -- "$MFPRIO" why "$dep" >"$out/dep.out" 2>&1
+runuser -u u4 -- "$umf" why "$dep" >"$out/dep.out" 2>&1
 if grep -qF "Dependency=afterok:$lim(unfulfilled)" "$out/dep.out"; then
 	ok "why JOBID: the dependency on job $lim"
 else
@@ -233,7 +240,7 @@ fi
 # ---- PrivateData=jobs,usage
 echo "PrivateData=jobs,usage" >>"$DIR/etc/priority.conf"
 scontrol reconfigure
-runuser -u u2 -- "$MFPRIO" why "$lim" >"$out/private.out" 2>&1
+runuser -u u2 -- "$umf" why "$lim" >"$out/private.out" 2>&1
 tr -s '\n ' '  ' <"$out/private.out" >"$out/private.flat"
 if grep -qF "What it could not see (PrivateData=jobs,usage):" "$out/private.flat" &&
 	grep -qF "its position is unknown" "$out/private.flat" &&
@@ -242,7 +249,7 @@ if grep -qF "What it could not see (PrivateData=jobs,usage):" "$out/private.flat
 else
 	cat "$out/private.out"; bad "why JOBID under PrivateData"
 fi
-if runuser -u u2 -- "$MFPRIO" why "$dep" >"$out/other.out" 2>&1; then
+if runuser -u u2 -- "$umf" why "$dep" >"$out/other.out" 2>&1; then
 	cat "$out/other.out"; bad "why JOBID: another user's job under PrivateData"
 elif grep -qF "not yours" "$out/other.out"; then
 	ok "why JOBID: another user's job refused under PrivateData"
