@@ -9,12 +9,18 @@
 
 /* Guarded by slurmctld's job write lock (see mfp_charge.h). */
 static time_t _last_ran;
+static time_t _last_mono;            /* CLOCK_MONOTONIC at the last tick of
+				      * this process (0: none yet) */
 static double _decay_factor = 1.0;   /* per second */
 static GHashTable *_swept;           /* job id -> end time charged */
 static GHashTable *_charged_now;     /* ids of the jobs the charging pass
 				      * running now has charged up to
 				      * _pass_now (empty between passes) */
 static time_t _pass_now;             /* that pass's time; 0 between */
+
+/* Seconds slurmctld's clock may drift from the monotonic clock between two
+ * ticks before it counts as stepped (a tick's own delays show on both). */
+#define STEP_SLACK 5
 
 static void _charge_running(job_record_t *job_ptr, time_t now);
 static int _charge_finished(void *x, void *arg);
@@ -28,6 +34,31 @@ static const assoc_mgr_lock_t _charge_locks = {
 time_t mfp_last_ran(void)
 {
 	return _last_ran;
+}
+
+/* CLOCK_MONOTONIC in seconds: a step of the wall clock does not move it. */
+static time_t _mono(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return 0;
+	return ts.tv_sec;
+}
+
+time_t mfp_charge_stepped(time_t now)
+{
+	time_t mono = _mono(), d;
+
+	if (!_last_mono || !_last_ran || !mono)
+		return 0;
+	d = (now - _last_ran) - (mono - _last_mono);
+	return (d > STEP_SLACK || d < -STEP_SLACK) ? d : 0;
+}
+
+time_t mfp_charge_since(time_t now)
+{
+	return _last_ran + mfp_charge_stepped(now);
 }
 
 void mfp_charge_set_decay_factor(double f)
@@ -78,6 +109,7 @@ void mfp_charge_clear(void)
 		g_hash_table_destroy(_charged_now);
 		_charged_now = NULL;
 	}
+	_last_mono = 0;
 	mfp_runs_clear();
 }
 
@@ -96,12 +128,15 @@ void mfp_charge_job_end(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
+	time_t now = time(NULL), from = _charged_until(job_ptr);
 
 	if (!mfp_conf.calc_fairshare)
 		return;
+	/* the last tick as the clock now has it, if it was stepped since */
+	if (from == _last_ran)
+		from = mfp_charge_since(now);
 	assoc_mgr_lock(&locks);
-	mfp_usage_charge(job_ptr, _charged_until(job_ptr), time(NULL), true,
-			 true, _decay_factor);
+	mfp_usage_charge(job_ptr, from, now, true, true, _decay_factor);
 	assoc_mgr_unlock(&locks);
 	mfp_runs_forget(job_ptr->job_id);
 	if (_swept)
@@ -251,7 +286,17 @@ typedef struct {
 static void _charge_first(void *arg)
 {
 	charge_pass_t *cp = arg;
+	time_t step = mfp_charge_stepped(cp->now);
 
+	/* slurmctld's clock was stepped since the last tick: the last tick
+	 * is moved with it, so that the pass charges the time that passed */
+	if (step) {
+		info("mfprio: slurmctld's clock moved by %+ld s between two "
+		     "decay passes %ld s apart: decay and usage count the "
+		     "%ld s", (long) step, (long) (cp->now - _last_ran),
+		     (long) (cp->now - _last_ran - step));
+		_last_ran += step;
+	}
 	site_factor_g_update();
 	/* before any run is noted anew: a job requeued and started again
 	 * since the last tick shows its new run */
@@ -284,6 +329,7 @@ static void _charge_last(void *arg)
 	charge_pass_t *cp = arg;
 
 	_last_ran = cp->now;
+	_last_mono = _mono();
 	_pass_now = 0;
 	g_hash_table_remove_all(_charged_now);
 	cp->forget = g_hash_table_size(_swept) > 0;

@@ -47,6 +47,18 @@ double mfp_charge_decay_factor(void);
 /* When usage was last charged up to (the last decay tick). */
 time_t mfp_last_ran(void);
 
+/*
+ * How far slurmctld's clock was stepped between the last tick and NOW
+ * beyond the time that passed (CLOCK_MONOTONIC, which no step moves), when
+ * that is more than a few seconds; 0 otherwise, and before the first tick
+ * of this process (a controller that was down is not a step).
+ */
+time_t mfp_charge_stepped(time_t now);
+
+/* The last tick as NOW's clock has it: mfp_last_ran() moved by
+ * mfp_charge_stepped(NOW).  What passed since is NOW minus this. */
+time_t mfp_charge_since(time_t now);
+
 /* Charge JOB's usage since the last tick up to its end (priority_p_job_end;
  * job write lock held by the caller). */
 void mfp_charge_job_end(job_record_t *job_ptr);

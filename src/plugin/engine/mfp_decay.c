@@ -17,9 +17,12 @@
  * Between ticks it sweeps ended jobs and looks at noted runs every
  * RUNS_CHECK seconds (mfp_charge.h).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* pthread_cond_clockwait (glibc 2.30) */
+#endif
 #include <errno.h>
+#include <pthread.h>
 #include <sys/prctl.h>
-#include <sys/time.h>
 
 #include "mfp_charge.h"
 #include "mfp_decay.h"
@@ -140,10 +143,45 @@ static void _earlier(struct timespec *wake, time_t at)
 	}
 }
 
+/* CLOCK_MONOTONIC: the ticks keep their pace when slurmctld's wall clock
+ * is stepped (an absolute wait on the wall clock stepped back an hour
+ * would sleep an hour). */
+static void _mono(struct timespec *ts)
+{
+	if (clock_gettime(CLOCK_MONOTONIC, ts) < 0)
+		ts->tv_sec = ts->tv_nsec = 0;
+}
+
+/* Wait on _cond (_lock held) until WAKE on CLOCK_MONOTONIC.  Returns
+ * pthread_cond_timedwait's code. */
+static int _wait_until(const struct timespec *wake)
+{
+#if defined(__USE_GNU) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+	return pthread_cond_clockwait(&_cond, &_lock, CLOCK_MONOTONIC, wake);
+#else
+	/* no clockwait: the wall clock's deadline of the same moment */
+	struct timespec now, at;
+
+	_mono(&now);
+	clock_gettime(CLOCK_REALTIME, &at);
+	at.tv_sec += wake->tv_sec - now.tv_sec;
+	at.tv_nsec += wake->tv_nsec - now.tv_nsec;
+	if (at.tv_nsec < 0) {
+		at.tv_nsec += 1000000000L;
+		at.tv_sec--;
+	} else if (at.tv_nsec >= 1000000000L) {
+		at.tv_nsec -= 1000000000L;
+		at.tv_sec++;
+	}
+	return pthread_cond_timedwait(&_cond, &_lock, &at);
+#endif
+}
+
 static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 {
 	mf_reset_period_t rp = _mf_reset(*reset_period);
-	time_t boundary;
+	time_t boundary, since;
 	mfp_cycle_t cycle = { .start = now };
 	mfp_pass_t pass = { .now = now };
 	double wall0 = mfp_stats_clock(0), cpu0 = mfp_stats_clock(1);
@@ -158,13 +196,15 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 		*last_reset = boundary;
 	}
 
-	/* 2. decay since the last tick */
-	if (mfp_last_ran() && now > mfp_last_ran()) {
+	/* 2. decay over the time that passed since the last tick (not over
+	 * a step of slurmctld's clock: mfp_charge_since) */
+	since = mfp_charge_since(now);
+	if (mfp_last_ran() && now > since) {
 		double f = mf_decay_over(mfp_charge_decay_factor(),
-					 difftime(now, mfp_last_ran()));
+					 difftime(now, since));
 
 		log_flag(PRIO, "mfprio: decay over %ld s: %.15f",
-			 (long) (now - mfp_last_ran()), f);
+			 (long) (now - since), f);
 		mfp_usage_age(f);
 	}
 
@@ -211,7 +251,6 @@ static void *_decay_thread(void *arg)
 	time_t last_reset, now;
 	uint16_t reset_period;
 	struct timespec tick, wake;
-	struct timeval tv;
 
 	if (prctl(PR_SET_NAME, THREAD_NAME, NULL, NULL, NULL) < 0)
 		error("mfprio: cannot name the decay thread %s: %m",
@@ -230,10 +269,8 @@ static void *_decay_thread(void *arg)
 
 	mfp_usage_reserve_catch_up(mfp_last_ran());
 
-	gettimeofday(&tv, NULL);
-	tick.tv_sec = tv.tv_sec;
-	tick.tv_nsec = tv.tv_usec * 1000;
-	now = tv.tv_sec;
+	_mono(&tick);
+	now = time(NULL);
 	slurm_mutex_lock(&_lock);
 	while (!_stop) {
 		time_t sweep_at = 0, check_at = 0;
@@ -256,7 +293,10 @@ static void *_decay_thread(void *arg)
 		tick.tv_sec += MAX(mfp_conf.calc_period, 1);
 		while (!_stop) {
 			uint32_t sweep = mfp_charge_sweep_interval();
-			time_t t = time(NULL);
+			time_t t;
+
+			_mono(&wake);
+			t = wake.tv_sec;
 
 			if (sweep && !sweep_at)
 				sweep_at = t + sweep;
@@ -265,13 +305,13 @@ static void *_decay_thread(void *arg)
 			wake = tick;
 			_earlier(&wake, sweep_at);
 			_earlier(&wake, check_at);
-			if (pthread_cond_timedwait(&_cond, &_lock, &wake) !=
-			    ETIMEDOUT || _stop)
+			if (_wait_until(&wake) != ETIMEDOUT || _stop)
 				break;
 			if (wake.tv_sec >= tick.tv_sec)
 				break;
 			slurm_mutex_unlock(&_lock);
-			t = time(NULL);
+			_mono(&wake);
+			t = wake.tv_sec;
 			if (sweep_at && t >= sweep_at) {
 				mfp_charge_sweep();
 				sweep_at = 0;

@@ -185,6 +185,10 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 	if (job->end_time_exp == (time_t) NO_VAL)
 		return -1.0;            /* settled already */
 	_as_charged(job, at_end, counts, &in);
+	/* a job that ran and started after TO started before slurmctld's
+	 * clock was stepped back: it ran from FROM on */
+	if (in.start > to && (IS_JOB_RUNNING(job) || in.ended))
+		in.start = MIN(from, to);
 	in.billable = mfa_job_billable(job, MAX(from, job->start_time), true);
 	mf_charge_bind(&c, in.tres_cnt, owed, released);
 	mf_charge_compute(&in, from, to, decay, &c);

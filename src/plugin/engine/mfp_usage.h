@@ -30,7 +30,10 @@ bool mfp_usage_limits(void);
  * Book what JOB owes for [FROM, TO] with DECAY the per-second factor: to
  * the job's end when AT_END (the stretch stops at its end time); MARK_ENDED
  * also marks the job as settled (end_time_exp = NO_VAL, as slurmctld's own
- * end path does), after which it is never charged again.  A settled job
+ * end path does), after which it is never charged again.  A job that ran
+ * and whose start is after TO (slurmctld's clock stepped back since it
+ * started) is charged from FROM (its start in the clock's old reckoning
+ * lies before the step; mfp_charge.h moves FROM with it).  A settled job
  * is left alone.  Caller holds the job write lock and assoc_mgr's assoc
  * and QOS write and TRES read locks.  Returns the billing TRES the job was
  * charged at, or -1 when it was settled already.
