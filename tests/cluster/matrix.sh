@@ -63,6 +63,9 @@
 #   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
 #                  a PriorityCalcPeriod (the newest live release; 22.05
 #                  runs it with the other test-*.sh)
+#   fault-clock    test-fault-clock.sh: slurmctld's clock stepped back and
+#                  forward an hour while jobs run (the newest live release;
+#                  22.05 runs it with the other test-*.sh)
 #   replay         test-replay.sh: mfprio replay of the cluster's own
 #                  history gives its sshare (the newest live release; 22.05
 #                  runs it with the other test-*.sh; about 5 minutes)
@@ -96,7 +99,7 @@
 #              words), "not run: the build failed", "not in
 #              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
 #              the newest live release is not run, one line
-#                SchedMD|usage cases 4-5 (requeue), crash-usage, replay|SKIP||...
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-clock, replay|SKIP||...
 #              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
@@ -199,6 +202,7 @@ checks_of() {
 		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh MFPRIO_METRICS_NO_ERRORS=1"; fi
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
+			echo "fault-clock test-fault-clock.sh"
 			echo "replay test-replay.sh"
 			echo "why test-why.sh"
 		fi
@@ -250,6 +254,7 @@ task_estimate() {
 	diff) echo 560 ;;
 	fs-kept) echo 480 ;;
 	crash-usage) echo 430 ;;
+	fault-clock) echo 330 ;;
 	fairshare-sshare) echo 420 ;;
 	faults) echo 390 ;;
 	loads | limits) echo 360 ;;
@@ -426,14 +431,14 @@ builder() {
 		enqueue "$v"
 	done
 	# The checks that run on the oldest and newest live releases only
-	# (requeue cases 4 and 5 of usage; on the newest also crash-usage and
-	# replay) besides Debian's: when that release is not run, they run on
-	# no SchedMD release; one line says so, beside the release's own
-	# skipped checks.
+	# (requeue cases 4 and 5 of usage; on the newest also crash-usage,
+	# fault-clock and replay) besides Debian's: when that release is not
+	# run, they run on no SchedMD release; one line says so, beside the
+	# release's own skipped checks.
 	local only why
 	for v in "$OLDEST" "$NEWEST"; do
 		[[ $v == "$DEBIAN" || -f $built/$v ]] && continue
-		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, replay" ||
+		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-clock, replay" ||
 			only="usage cases 4-5 (requeue)"
 		if [[ " ${unselected[*]} " == *" $v "* ]]; then
 			why="not in MFPRIO_MATRIX_RELEASES"
