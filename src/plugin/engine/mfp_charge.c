@@ -17,6 +17,8 @@ static GHashTable *_charged_now;     /* ids of the jobs the charging pass
 				      * running now has charged up to
 				      * _pass_now (empty between passes) */
 static time_t _pass_now;             /* that pass's time; 0 between */
+static time_t _pass_step;            /* the step of the clock that pass
+				      * found (mfp_charge_stepped), or 0 */
 
 /* Seconds slurmctld's clock may drift from the monotonic clock between two
  * ticks before it counts as stepped (a tick's own delays show on both). */
@@ -113,6 +115,18 @@ void mfp_charge_clear(void)
 	mfp_runs_clear();
 }
 
+/* Where a charge of JOB_PTR up to NOW begins, the last tick being FROM in
+ * NOW's clock: a job whose start is after NOW started before the clock was
+ * stepped back by STEP (< 0), at START + STEP in the clock's new reckoning
+ * (mfp_usage_charge charges such a job from FROM on). */
+static time_t _from_of(job_record_t *job_ptr, time_t from, time_t now,
+		       time_t step)
+{
+	if (step < 0 && job_ptr->start_time > now)
+		return MAX(from, job_ptr->start_time + step);
+	return from;
+}
+
 /* Up to when JOB_PTR's usage is charged: the last tick, or the time of
  * the charging pass under way if that pass has charged it already. */
 static time_t _charged_until(job_record_t *job_ptr)
@@ -133,8 +147,11 @@ void mfp_charge_job_end(job_record_t *job_ptr)
 	if (!mfp_conf.calc_fairshare)
 		return;
 	/* the last tick as the clock now has it, if it was stepped since */
-	if (from == _last_ran)
-		from = mfp_charge_since(now);
+	if (from == _last_ran) {
+		time_t step = mfp_charge_stepped(now);
+
+		from = _from_of(job_ptr, _last_ran + step, now, step);
+	}
 	assoc_mgr_lock(&locks);
 	mfp_usage_charge(job_ptr, from, now, true, true, _decay_factor);
 	assoc_mgr_unlock(&locks);
@@ -170,7 +187,10 @@ static void _charge_running(job_record_t *job_ptr, time_t now)
 	if (((mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
 	    job_ptr->start_time && job_ptr->assoc_ptr) {
-		double billable = mfp_usage_charge(job_ptr, _last_ran, now,
+		double billable = mfp_usage_charge(job_ptr,
+						   _from_of(job_ptr, _last_ran,
+							    now, _pass_step),
+						   now,
 						   false, false,
 						   _decay_factor);
 
@@ -297,6 +317,7 @@ static void _charge_first(void *arg)
 		     (long) (cp->now - _last_ran - step));
 		_last_ran += step;
 	}
+	_pass_step = step;
 	site_factor_g_update();
 	/* before any run is noted anew: a job requeued and started again
 	 * since the last tick shows its new run */
@@ -331,6 +352,7 @@ static void _charge_last(void *arg)
 	_last_ran = cp->now;
 	_last_mono = _mono();
 	_pass_now = 0;
+	_pass_step = 0;
 	g_hash_table_remove_all(_charged_now);
 	cp->forget = g_hash_table_size(_swept) > 0;
 	g_hash_table_remove_all(_swept);

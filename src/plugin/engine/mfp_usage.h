@@ -32,8 +32,9 @@ bool mfp_usage_limits(void);
  * also marks the job as settled (end_time_exp = NO_VAL, as slurmctld's own
  * end path does), after which it is never charged again.  A job that ran
  * and whose start is after TO (slurmctld's clock stepped back since it
- * started) is charged from FROM (its start in the clock's old reckoning
- * lies before the step; mfp_charge.h moves FROM with it).  A settled job
+ * started) is charged from FROM: its start is in the clock's old
+ * reckoning; the caller passes where the stretch begins in the new one
+ * (mfp_charge.c).  A settled job
  * is left alone.  Caller holds the job write lock and assoc_mgr's assoc
  * and QOS write and TRES read locks.  Returns the billing TRES the job was
  * charged at, or -1 when it was settled already.
