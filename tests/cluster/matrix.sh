@@ -254,7 +254,7 @@ task_estimate() {
 	diff) echo 560 ;;
 	fs-kept) echo 480 ;;
 	crash-usage) echo 430 ;;
-	fault-clock) echo 330 ;;
+	fault-clock) echo 270 ;;
 	fairshare-sshare) echo 420 ;;
 	faults) echo 390 ;;
 	loads | limits) echo 360 ;;
