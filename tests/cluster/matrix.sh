@@ -63,6 +63,9 @@
 #   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
 #                  a PriorityCalcPeriod (the newest live release; 22.05
 #                  runs it with the other test-*.sh)
+#   fault-statesave  test-fault-statesave.sh: StateSaveLocation full, then
+#                  read-only, while jobs run and end (the newest live
+#                  release; 22.05 runs it with the other test-*.sh)
 #   replay         test-replay.sh: mfprio replay of the cluster's own
 #                  history gives its sshare (the newest live release; 22.05
 #                  runs it with the other test-*.sh; about 5 minutes)
@@ -96,7 +99,7 @@
 #              words), "not run: the build failed", "not in
 #              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
 #              the newest live release is not run, one line
-#                SchedMD|usage cases 4-5 (requeue), crash-usage, replay|SKIP||...
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-statesave, replay|SKIP||...
 #              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
@@ -199,6 +202,7 @@ checks_of() {
 		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh MFPRIO_METRICS_NO_ERRORS=1"; fi
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
+			echo "fault-statesave test-fault-statesave.sh"
 			echo "replay test-replay.sh"
 			echo "why test-why.sh"
 		fi
@@ -257,6 +261,7 @@ task_estimate() {
 	metrics) echo 280 ;;
 	part-assoc | load | sprio-vs-mfprio) echo 270 ;;
 	replay | plugin-robust) echo 255 ;;
+	fault-statesave) echo 230 ;;
 	plugin-decay | why | snapshot | stats | tsan) echo 200 ;;
 	no-state-charge) echo 145 ;;
 	no-dbd) echo 110 ;;
@@ -433,7 +438,7 @@ builder() {
 	local only why
 	for v in "$OLDEST" "$NEWEST"; do
 		[[ $v == "$DEBIAN" || -f $built/$v ]] && continue
-		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, replay" ||
+		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-statesave, replay" ||
 			only="usage cases 4-5 (requeue)"
 		if [[ " ${unselected[*]} " == *" $v "* ]]; then
 			why="not in MFPRIO_MATRIX_RELEASES"
