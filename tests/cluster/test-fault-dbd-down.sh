@@ -113,6 +113,7 @@ check "before: jobs A (b/u1) and B (e/u4) submitted" \
 check "before: F (c/u3, QOS wait) submitted" submit F c u3 60 --qos=wait
 check "before: A and B run" wait_for 60 running 2
 while (($(date +%s) < s0 + LEAD)); do sleep 1; done
+m=$(log_mark)
 check "before: slurmdbd stopped (cluster.sh stop-dbd)" dbd stop-dbd
 t0=$(date +%s)
 check "during: sacctmgr cannot reach slurmdbd" \
@@ -149,6 +150,12 @@ expect "during: a decay tick came while slurmdbd was down" \
 say "A's usage (b/u1): $a_first at the stop, ${a_last:-?} late in its run"
 expect "during: A was charged while slurmdbd was down ($a_first, then ${a_last:-?})" \
 	awk -v f="${a_first:-0}" -v l="${a_last:-0}" 'BEGIN { exit !(l > f + 30) }'
+# what slurmctld logged during the outage: Slurm's own retries (one or two
+# lines every 5 s), and of the plugin (ours logs as "mfprio: ")
+tail -n +"$((${m#*:} + 1))" "$LOG" >"$out/outage.log"
+n_ours=$(grep -c 'mfprio: ' "$out/outage.log")
+say "slurmctld logged $(wc -l <"$out/outage.log") lines during the outage, $(grep -c 'Connection refused' "$out/outage.log") of them 'Connection refused', $n_ours of our plugin"
+expect "during: the plugin logged nothing while slurmdbd was down ($n_ours lines)" test "$n_ours" -eq 0
 check "during: A ended" ended "${job[A]}"
 check "during: C ran and ended" ended "${job[C]}"
 check "during: E runs" test "$(state "${job[E]}")" = RUNNING
