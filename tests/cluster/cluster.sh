@@ -5,7 +5,7 @@
 # by default, or a SchedMD release installed under a prefix; several
 # instances can run side by side (instance.sh).
 #
-# Usage: cluster.sh deps|start|stop|restart-ctld|status|logs [NAME]|accounts FILE
+# Usage: cluster.sh deps|start|stop|restart-ctld|stop-dbd|start-dbd|status|logs [NAME]|accounts FILE
 #
 # Everything of the cluster's own lives under one scratch directory,
 # /var/tmp/mfprio-cluster (instance 0) or /var/tmp/mfprio-cluster-N:
@@ -839,6 +839,22 @@ cmd_restart_ctld() {
 	say "slurmctld restarted; node $NODE $(node_state)"
 }
 
+# cmd_stop_dbd: stop this instance's slurmdbd alone (slurmctld keeps running
+# and queues what it would have sent).
+cmd_stop_dbd() {
+	stop_slurm_daemon slurmdbd "$RUN/slurmdbd.pid"
+	say "slurmdbd stopped"
+}
+
+# cmd_start_dbd: start this instance's slurmdbd again after stop-dbd, on the
+# configuration and database start left (MariaDB must still answer).
+cmd_start_dbd() {
+	check_deps
+	[[ -e $ETC/slurmdbd.conf ]] || die "no $ETC/slurmdbd.conf; run: $0 start"
+	mysqld_ok || die "MariaDB does not answer on $MYSQL_SOCKET; run: $0 start"
+	start_slurmdbd
+}
+
 # status_line NAME EXE PIDFILE
 status_line() {
 	local pid
@@ -977,6 +993,8 @@ usage: $0 COMMAND
   stop            stop what start started
   restart-ctld    restart slurmctld only (rereads MFPRIO_PLUGIN_DIR and,
                   if set, MFPRIO_PRIORITY_CONF)
+  stop-dbd        stop slurmdbd only (the other daemons keep running)
+  start-dbd       start slurmdbd again after stop-dbd
   status          show what runs
   logs [NAME]     tail a log (slurmctld, slurmd, slurmdbd, mariadb, munge)
   accounts FILE   load associations ('account PARENT NAME SHARES',
@@ -994,6 +1012,8 @@ main() {
 	start) cmd_start ;;
 	stop) cmd_stop ;;
 	restart-ctld) cmd_restart_ctld ;;
+	stop-dbd) cmd_stop_dbd ;;
+	start-dbd) cmd_start_dbd ;;
 	status) cmd_status ;;
 	logs) cmd_logs "$@" ;;
 	accounts) cmd_accounts "$@" ;;

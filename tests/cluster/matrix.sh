@@ -66,6 +66,10 @@
 #   fault-statesave  test-fault-statesave.sh: StateSaveLocation full, then
 #                  read-only, while jobs run and end (the newest live
 #                  release; 22.05 runs it with the other test-*.sh)
+#   fault-dbd-down test-fault-dbd-down.sh: slurmdbd stopped ten minutes
+#                  while jobs run, start and end: usage within 10% of
+#                  sacct's (the newest live release; 22.05 runs it with
+#                  the other test-*.sh)
 #   replay         test-replay.sh: mfprio replay of the cluster's own
 #                  history gives its sshare (the newest live release; 22.05
 #                  runs it with the other test-*.sh; about 5 minutes)
@@ -99,7 +103,7 @@
 #              words), "not run: the build failed", "not in
 #              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
 #              the newest live release is not run, one line
-#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-statesave, replay|SKIP||...
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, replay|SKIP||...
 #              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
@@ -203,6 +207,7 @@ checks_of() {
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
 			echo "fault-statesave test-fault-statesave.sh"
+			echo "fault-dbd-down test-fault-dbd-down.sh"
 			echo "replay test-replay.sh"
 			echo "why test-why.sh"
 		fi
@@ -236,7 +241,7 @@ task_limit() {
 	case $1 in
 	flags) echo 1800 ;;
 	usage | diff) echo 1500 ;;
-	loads | fs-kept | fairshare-sshare | faults | crash-usage | limits) echo 1200 ;;
+	loads | fs-kept | fairshare-sshare | faults | crash-usage | limits | fault-dbd-down) echo 1200 ;;
 	replay) echo 900 ;;
 	*) echo 900 ;;
 	esac
@@ -250,6 +255,7 @@ task_estimate() {
 	usage)
 		# the requeue cases (oldest and newest live release) run longer
 		if [[ $2 == "$OLDEST" || $2 == "$NEWEST" ]]; then echo 950; else echo 560; fi ;;
+	fault-dbd-down) echo 760 ;;
 	flags) echo 700 ;;
 	diff) echo 560 ;;
 	fs-kept) echo 480 ;;
@@ -407,8 +413,8 @@ enqueue() {
 
 # build_order: the releases to build, in the order they are built:
 # Debian's (nothing to build), then the newest live release (its checks are
-# the longest: requeue cases, crash-usage, replay), then the others newest
-# first; on a first run each release's checks start once it is built, so
+# the longest: requeue cases, crash-usage, fault-dbd-down, replay), then
+# the others newest first; on a first run each release's checks start once it is built, so
 # the checks left to run after the last build are short ones.
 build_order() {
 	local v i
@@ -431,14 +437,14 @@ builder() {
 		enqueue "$v"
 	done
 	# The checks that run on the oldest and newest live releases only
-	# (requeue cases 4 and 5 of usage; on the newest also crash-usage and
-	# replay) besides Debian's: when that release is not run, they run on
-	# no SchedMD release; one line says so, beside the release's own
-	# skipped checks.
+	# (requeue cases 4 and 5 of usage; on the newest also crash-usage,
+	# fault-dbd-down and replay) besides Debian's: when that release is
+	# not run, they run on no SchedMD release; one line says so, beside
+	# the release's own skipped checks.
 	local only why
 	for v in "$OLDEST" "$NEWEST"; do
 		[[ $v == "$DEBIAN" || -f $built/$v ]] && continue
-		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-statesave, replay" ||
+		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, replay" ||
 			only="usage cases 4-5 (requeue)"
 		if [[ " ${unselected[*]} " == *" $v "* ]]; then
 			why="not in MFPRIO_MATRIX_RELEASES"
