@@ -63,6 +63,9 @@
 #   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
 #                  a PriorityCalcPeriod (the newest live release; 22.05
 #                  runs it with the other test-*.sh)
+#   fault-backup   test-fault-backup.sh: a backup controller takes over
+#                  from a killed primary and hands back (the newest live
+#                  release; 22.05 runs it with the other test-*.sh)
 #   replay         test-replay.sh: mfprio replay of the cluster's own
 #                  history gives its sshare (the newest live release; 22.05
 #                  runs it with the other test-*.sh; about 5 minutes)
@@ -199,6 +202,7 @@ checks_of() {
 		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh MFPRIO_METRICS_NO_ERRORS=1"; fi
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
+			echo "fault-backup test-fault-backup.sh"
 			echo "replay test-replay.sh"
 			echo "why test-why.sh"
 		fi
@@ -250,6 +254,7 @@ task_estimate() {
 	diff) echo 560 ;;
 	fs-kept) echo 480 ;;
 	crash-usage) echo 430 ;;
+	fault-backup) echo 230 ;;
 	fairshare-sshare) echo 420 ;;
 	faults) echo 390 ;;
 	loads | limits) echo 360 ;;
