@@ -74,16 +74,6 @@ stop_ctld
 start_ctld saved
 check "the backup controller answers (standby)" "$here/cluster.sh" start-backup
 
-raw_usage() {
-	sshare -n -P -a -o Account,User,RawUsage | tr -d ' ' |
-		awk -F'|' -v a="$1" -v u="$2" '$1 == a && $2 == u { print $3; f = 1 } END { if (!f) print 0 }'
-}
-cpu_secs() {
-	sacct -n -P -X -j "$1" -o CPUTimeRAW 2>/dev/null | awk '/^[0-9]/ { s += $1 } END { print s + 0 }'
-}
-within() {
-	awk -v v="$1" -v e="$2" -v p="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(e > 0 && d <= e * p / 100) }'
-}
 # ping_says UP DOWN: scontrol ping says controller UP (primary, backup)
 # is up and DOWN down
 ping_says() {
@@ -99,7 +89,7 @@ done_ctld() {
 }
 # ended ID: that, and sacct has its end
 ended() {
-	done_ctld "$1" && [[ -n $(sacct -n -X -j "$1" -o End 2>/dev/null | grep -v Unknown) ]]
+	done_ctld "$1" && sacct -n -X -j "$1" -o End 2>/dev/null | grep -qv Unknown
 }
 wait_until() {
 	local limit=$1 end
