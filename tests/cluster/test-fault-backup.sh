@@ -121,8 +121,10 @@ check "2: the backup takes over (scontrol ping: primary DOWN, backup UP)" \
 check "2: ... its log says so" wait_until 30 log_since "$BLOG" "$bmark" "Running as primary controller"
 say "takeover $((SECONDS - t_kill)) s after the kill"
 if [[ $PLUGIN == ours ]]; then
+	# (slurmctld loads the priority plugin after it says it runs as
+	# primary)
 	check "2: the backup took the plugin's record" \
-		log_since "$BLOG" "$bmark" "mfprio: usage of [0-9]+ associations and [0-9]+ QOS taken from $REC"
+		wait_until 30 log_since "$BLOG" "$bmark" "mfprio: usage of [0-9]+ associations and [0-9]+ QOS taken from $REC"
 fi
 wait_until 30 eval '[[ $(raw_usage b u1) != 0 ]] || [[ $pre == 0 ]]'
 taken=$(raw_usage b u1)
