@@ -146,12 +146,15 @@ check "3: the primary is in control again" \
 check "3: ... the backup went back to standby" \
 	wait_until 60 log_since "$BLOG" "$bmark" "slurmctld running in background mode"
 check "3: ... and both answer" wait_until 30 eval 'ctld_alive && backup_up'
-back=$(raw_usage b u1)
-say "b/u1 held $held under the backup, $back once the primary is back"
+# (the plugin is loaded after 'Running as primary controller')
 if [[ $PLUGIN == ours ]]; then
 	check "3: the primary read again the usage the backup saved after it started" \
-		log_has "$m" "mfprio: $STATE/assoc_usage \(of [0-9]+\) was written after this slurmctld started .* read again"
+		wait_until 30 log_has "$m" "mfprio: $STATE/assoc_usage \(of [0-9]+\) was written after this slurmctld started .* read again"
+else
+	sleep 5
 fi
+back=$(raw_usage b u1)
+say "b/u1 held $held under the backup, $back once the primary is back"
 strict "3: the primary holds what the backup held for b/u1 ($back, $held)" \
 	awk -v a="$back" -v p="$held" 'BEGIN { exit !(a >= p * 0.95 - 1) }'
 
