@@ -70,6 +70,9 @@
 #                  while jobs run, start and end: usage within 10% of
 #                  sacct's (the newest live release; 22.05 runs it with
 #                  the other test-*.sh)
+#   fault-backup   test-fault-backup.sh: a backup controller takes over
+#                  from a killed primary and hands back (the newest live
+#                  release; 22.05 runs it with the other test-*.sh)
 #   replay         test-replay.sh: mfprio replay of the cluster's own
 #                  history gives its sshare (the newest live release; 22.05
 #                  runs it with the other test-*.sh; about 5 minutes)
@@ -103,7 +106,7 @@
 #              words), "not run: the build failed", "not in
 #              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
 #              the newest live release is not run, one line
-#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, replay|SKIP||...
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, fault-backup, replay|SKIP||...
 #              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
@@ -208,6 +211,7 @@ checks_of() {
 			echo "crash-usage test-crash-usage.sh"
 			echo "fault-statesave test-fault-statesave.sh"
 			echo "fault-dbd-down test-fault-dbd-down.sh"
+			echo "fault-backup test-fault-backup.sh"
 			echo "replay test-replay.sh"
 			echo "why test-why.sh"
 		fi
@@ -260,6 +264,7 @@ task_estimate() {
 	diff) echo 560 ;;
 	fs-kept) echo 480 ;;
 	crash-usage) echo 430 ;;
+	fault-backup) echo 230 ;;
 	fairshare-sshare) echo 420 ;;
 	faults) echo 390 ;;
 	loads | limits) echo 360 ;;
@@ -444,7 +449,7 @@ builder() {
 	local only why
 	for v in "$OLDEST" "$NEWEST"; do
 		[[ $v == "$DEBIAN" || -f $built/$v ]] && continue
-		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, replay" ||
+		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, fault-backup, replay" ||
 			only="usage cases 4-5 (requeue)"
 		if [[ " ${unselected[*]} " == *" $v "* ]]; then
 			why="not in MFPRIO_MATRIX_RELEASES"
