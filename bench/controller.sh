@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck source-path=SCRIPTDIR
 # controller.sh: what the priority plugin costs a real slurmctld, upstream's
 # installed priority_multifactor.so and ours on the same state, in one run.
 #
@@ -36,74 +37,19 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=$(cd "$here/.." && pwd)
-cl=$top/tests/cluster
-export MFPRIO_CLUSTER_INSTANCE=${MFPRIO_CLUSTER_INSTANCE:-50}
-# shellcheck source=../tests/cluster/instance.sh disable=SC1091
-. "$cl/instance.sh"
-DIR=$CLUSTER_DIR
-export SLURM_CONF=$DIR/etc/slurm.conf
-STATE=$DIR/state
-NODE=$(hostname -s)
-CYCLES=${BENCH_CYCLES:-3}
+name=controller
 OUT=${BENCH_OUT:-/tmp/mfprio-bench-controller}
+
+. "$here/ctld-lib.sh"
+CYCLES=${BENCH_CYCLES:-3}
 read -ra counts <<<"${*:-10000 50000 100000}"
-mkdir -p "$OUT"
 csv=$OUT/controller.csv
-
-say() { printf 'bench: [%4ds] %s\n' "$SECONDS" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-
-[[ $(id -u) -eq 0 ]] || die "run as root"
-so=${MFPRIO_PLUGIN_SO:-}
-[[ -f $so ]] || die "MFPRIO_PLUGIN_SO must name our installed priority_multifactor.so"
-why=$(slurm_cannot r "$so") && die "$why"
-ours_dir=$(cd "$(dirname "$so")" && pwd)
 
 exec 9>"$CLUSTER_LOCK"
 flock -w 3600 9 || die "cannot lock $CLUSTER_LOCK"
 trap '"$cl/cluster.sh" stop >/dev/null 2>&1 || true' EXIT
 
-ctld_pid() { head -n 1 "$DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'; }
-ctld_up() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
-
-# the association layout and its users
-layout=$OUT/layout.txt
-if [[ ! -s $layout ]]; then
-	for g in $(seq 0 9); do
-		for k in $(seq 1 10); do
-			printf 'account root ba%03d 10\n' $((g * 10 + k))
-		done
-	done >"$layout"
-fi
-for u in $(seq -f 'mfpb%03g' 1 100); do
-	id "$u" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$u"
-done
-
-add_associations() {
-	local accts g users list
-	accts=$(awk '{ print $3 }' "$layout" | paste -sd,)
-	sacctmgr -i add account "$accts" parent=root fairshare=10 >/dev/null 2>&1
-	for g in $(seq 0 9); do
-		users=$(seq -f 'mfpb%03g' $((g * 10 + 1)) $((g * 10 + 10)) | paste -sd,)
-		list=$(seq -f 'ba%03g' $((g * 10 + 1)) $((g * 10 + 10)) | paste -sd,)
-		sacctmgr -i add user "$users" account="$list" fairshare=1 >/dev/null 2>&1
-	done
-}
-
-# submit N: N pending jobs over the user associations, 8 sbatch at a time
-submit() {
-	local n=$1
-	seq 0 $((n - 1)) | xargs -P 8 -n 200 sh -c '
-		for i; do
-			u=$((i % 100 + 1)); g=$(( (u - 1) / 10 ))
-			a=$((g * 10 + i / 100 % 10 + 1))
-			sbatch --uid=$(printf "mfpb%03d" $u) -A $(printf "ba%03d" $a) \
-				-p $([ $((i % 3)) -eq 0 ] && echo big || echo debug) \
-				-n $((i % 4 + 1)) -t $((i % 60 + 1)) -D /tmp -o /dev/null \
-				--wrap true >/dev/null 2>&1 || echo x
-		done' sh | wc -l
-}
+ctld_layout
 
 # decay_tid PID NAME: the thread of PID named NAME
 decay_tid() {
@@ -115,26 +61,6 @@ decay_tid() {
 
 # thread_ns PID TID: CPU time of the thread so far, in ns
 thread_ns() { awk '{ print $1 }' "/proc/$1/task/$2/schedstat" 2>/dev/null; }
-
-# stamp: mtime of the decay state file (a new value = a cycle has ended)
-stamp() { stat -c %Y "$STATE/priority_last_decay_ran" 2>/dev/null || echo 0; }
-
-# wait_cycle AFTER: until a cycle ends after AFTER; echoes its stamp
-wait_cycle() {
-	local end=$((SECONDS + 300)) s
-	while :; do
-		s=$(stamp)
-		((s > $1)) && { echo "$s"; return 0; }
-		((SECONDS < end)) || return 1
-		sleep 0.2
-	done
-}
-
-# restart_with ours|upstream
-restart_with() {
-	if [[ $1 == ours ]]; then export MFPRIO_PLUGIN_DIR=$ours_dir; else unset MFPRIO_PLUGIN_DIR; fi
-	"$cl/cluster.sh" restart-ctld >"$OUT/restart-$1.log" 2>&1 || die "restart with $1 (see $OUT/restart-$1.log)"
-}
 
 # measure LABEL THREAD N: one plugin's figures over CYCLES cycles
 measure() {
@@ -180,7 +106,7 @@ for n in "${counts[@]}"; do
 	add_associations
 	scontrol update nodename="$NODE" state=drain reason=mfprio-bench
 	t=$SECONDS
-	bad=$(submit "$n")
+	bad=$(submit 0 "$n")
 	say "$n jobs: submitted in $((SECONDS - t)) s ($bad refused)"
 	export MFPRIO_MAX_JOB_COUNT=$((n + 10000))
 	restart_with upstream

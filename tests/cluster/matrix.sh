@@ -63,6 +63,16 @@
 #   crash-usage    test-crash-usage.sh: SIGKILL while jobs run loses at most
 #                  a PriorityCalcPeriod (the newest live release; 22.05
 #                  runs it with the other test-*.sh)
+#   fault-statesave  test-fault-statesave.sh: StateSaveLocation full, then
+#                  read-only, while jobs run and end (the newest live
+#                  release; 22.05 runs it with the other test-*.sh)
+#   fault-dbd-down test-fault-dbd-down.sh: slurmdbd stopped ten minutes
+#                  while jobs run, start and end: usage within 10% of
+#                  sacct's (the newest live release; 22.05 runs it with
+#                  the other test-*.sh)
+#   fault-backup   test-fault-backup.sh: a backup controller takes over
+#                  from a killed primary and hands back (the newest live
+#                  release; 22.05 runs it with the other test-*.sh)
 #   fault-clock    test-fault-clock.sh: slurmctld's clock stepped back and
 #                  forward an hour while jobs run (the newest live release;
 #                  22.05 runs it with the other test-*.sh)
@@ -99,7 +109,7 @@
 #              words), "not run: the build failed", "not in
 #              MFPRIO_MATRIX_RELEASES", "MFPRIO_SKIP_SPRIO=1"; and, when
 #              the newest live release is not run, one line
-#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-clock, replay|SKIP||...
+#                SchedMD|usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, fault-backup, fault-clock, replay|SKIP||...
 #              for the checks that then run on no SchedMD release.
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
@@ -202,6 +212,9 @@ checks_of() {
 		if [[ $v != "$DEBIAN" ]]; then echo "metrics test-metrics.sh MFPRIO_METRICS_NO_ERRORS=1"; fi
 		if [[ $v == "$NEWEST" && $v != "$DEBIAN" ]]; then
 			echo "crash-usage test-crash-usage.sh"
+			echo "fault-statesave test-fault-statesave.sh"
+			echo "fault-dbd-down test-fault-dbd-down.sh"
+			echo "fault-backup test-fault-backup.sh"
 			echo "fault-clock test-fault-clock.sh"
 			echo "replay test-replay.sh"
 			echo "why test-why.sh"
@@ -236,7 +249,7 @@ task_limit() {
 	case $1 in
 	flags) echo 1800 ;;
 	usage | diff) echo 1500 ;;
-	loads | fs-kept | fairshare-sshare | faults | crash-usage | limits) echo 1200 ;;
+	loads | fs-kept | fairshare-sshare | faults | crash-usage | limits | fault-dbd-down) echo 1200 ;;
 	replay) echo 900 ;;
 	*) echo 900 ;;
 	esac
@@ -250,11 +263,13 @@ task_estimate() {
 	usage)
 		# the requeue cases (oldest and newest live release) run longer
 		if [[ $2 == "$OLDEST" || $2 == "$NEWEST" ]]; then echo 950; else echo 560; fi ;;
+	fault-dbd-down) echo 760 ;;
 	flags) echo 700 ;;
 	diff) echo 560 ;;
 	fs-kept) echo 480 ;;
 	crash-usage) echo 430 ;;
 	fault-clock) echo 270 ;;
+	fault-backup) echo 230 ;;
 	fairshare-sshare) echo 420 ;;
 	faults) echo 390 ;;
 	loads | limits) echo 360 ;;
@@ -262,6 +277,7 @@ task_estimate() {
 	metrics) echo 280 ;;
 	part-assoc | load | sprio-vs-mfprio) echo 270 ;;
 	replay | plugin-robust) echo 255 ;;
+	fault-statesave) echo 230 ;;
 	plugin-decay | why | snapshot | stats | tsan) echo 200 ;;
 	no-state-charge) echo 145 ;;
 	no-dbd) echo 110 ;;
@@ -407,8 +423,8 @@ enqueue() {
 
 # build_order: the releases to build, in the order they are built:
 # Debian's (nothing to build), then the newest live release (its checks are
-# the longest: requeue cases, crash-usage, replay), then the others newest
-# first; on a first run each release's checks start once it is built, so
+# the longest: requeue cases, crash-usage, fault-dbd-down, replay), then
+# the others newest first; on a first run each release's checks start once it is built, so
 # the checks left to run after the last build are short ones.
 build_order() {
 	local v i
@@ -432,13 +448,13 @@ builder() {
 	done
 	# The checks that run on the oldest and newest live releases only
 	# (requeue cases 4 and 5 of usage; on the newest also crash-usage,
-	# fault-clock and replay) besides Debian's: when that release is not
-	# run, they run on no SchedMD release; one line says so, beside the
-	# release's own skipped checks.
+	# the fault-* checks and replay) besides Debian's: when that release
+	# is not run, they run on no SchedMD release; one line says so,
+	# beside the release's own skipped checks.
 	local only why
 	for v in "$OLDEST" "$NEWEST"; do
 		[[ $v == "$DEBIAN" || -f $built/$v ]] && continue
-		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-clock, replay" ||
+		[[ $v == "$NEWEST" ]] && only="usage cases 4-5 (requeue), crash-usage, fault-statesave, fault-dbd-down, fault-backup, fault-clock, replay" ||
 			only="usage cases 4-5 (requeue)"
 		if [[ " ${unselected[*]} " == *" $v "* ]]; then
 			why="not in MFPRIO_MATRIX_RELEASES"

@@ -13,7 +13,9 @@
 #                       which cluster, and which Slurm release (instance.sh)
 # Sets: here top DIR SLURM_CONF LOG STATE NODE out pass fail, and what
 # instance.sh sets (UPSTREAM_SO: the release's own priority_multifactor.so,
-# SLURM_VERSION, slurm_at_least, PATH with the release's clients first)
+# SLURM_VERSION, slurm_at_least, PATH with the release's clients first);
+# functions: ctld_alive, use_plugin, wait_tick, start_cluster, log_has,
+# raw_usage, cpu_secs, within ...
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=check-lib.sh source-path=SCRIPTDIR disable=SC1091
@@ -178,4 +180,20 @@ log_has() {
 # log_lacks MARK PATTERN: PATTERN not logged after MARK.
 log_lacks() {
 	! log_has "$@"
+}
+
+# raw_usage ACCOUNT USER: sshare's RawUsage of that association (0 if none)
+raw_usage() {
+	sshare -n -P -a -o Account,User,RawUsage | tr -d ' ' |
+		awk -F'|' -v a="$1" -v u="$2" '$1 == a && $2 == u { print $3; f = 1 } END { if (!f) print 0 }'
+}
+
+# cpu_secs ID: sacct's CPU-seconds of job ID
+cpu_secs() {
+	sacct -n -P -X -j "$1" -o CPUTimeRAW 2>/dev/null | awk '/^[0-9]/ { s += $1 } END { print s + 0 }'
+}
+
+# within VALUE EXPECTED PERCENT: VALUE is EXPECTED (> 0) within PERCENT %
+within() {
+	awk -v v="$1" -v e="$2" -v p="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(e > 0 && d <= e * p / 100) }'
 }

@@ -33,18 +33,6 @@ use_plugin ours
 start_cluster "$here/priority-default.conf"
 check "our plugin is loaded" loaded_is "$plugin_so"
 
-# raw_usage ACCOUNT USER: sshare's RawUsage of that association
-raw_usage() {
-	sshare -n -P -a -o Account,User,RawUsage | tr -d ' ' |
-		awk -F'|' -v a="$1" -v u="$2" '$1 == a && $2 == u { print $3; f = 1 } END { if (!f) print 0 }'
-}
-# cpu_secs ID: sacct's CPU-seconds of job ID
-cpu_secs() {
-	sacct -n -P -X -j "$1" -o CPUTimeRAW 2>/dev/null | awk '/^[0-9]/ { s += $1 } END { print s + 0 }'
-}
-within() {
-	awk -v v="$1" -v e="$2" -v p="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(e > 0 && d <= e * p / 100) }'
-}
 kill_ctld() {
 	local pid end=$((SECONDS + 30))
 	pid=$(ctld_pid)

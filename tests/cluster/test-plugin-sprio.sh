@@ -30,6 +30,14 @@ check "root sees every pending job but the held one" \
 check "a multi-partition job has one row per partition" \
 	test "$(sprio -l -j "$j3" | awk 'NR > 1 { print $2 }' | sort | paste -sd,)" = "big,debug"
 check "-j filters by job" test "$(sprio -l -j "$j2" | ids)" = "$j2"
+# the plugin looks a request's job ids up one by one (it does not walk
+# every job for them): each job once, an unknown id and a held job left out
+check "-j naming a job twice lists it once" \
+	test "$(sprio -h -o %i -j "$j2,$j2" | wc -l)" = 1
+check "-j with a held job and an unknown id: the others, once each" \
+	test "$(sprio -h -o %i -j "$j4,$j2,99999999,$j1" | sort -n | paste -sd' ')" = "$j1 $j2"
+check "-j and -p: one partition of a multi-partition job" \
+	test "$(sprio -h -o %r -j "$j3" -p big)" = big
 check "-u filters by user" test "$(sprio -l -u u2 | ids)" = "$j2 $j3"
 check "-p filters by partition" test "$(sprio -l -p big | ids)" = "$j2 $j3"
 check "-p and -u together" test "$(sprio -l -p debug -u u2 | ids)" = "$j3"

@@ -15,6 +15,10 @@
  *            filters)
  *   26.05    none                 slurmctld's           a slurm_step_id_t
  *
+ * The objects of one list share a few large blocks, given back with the
+ * list's last object (slurmctld frees the list after packing it) and kept
+ * for the next list (16 MiB at most).
+ *
  * Calls nothing above it.  Nothing here fails: a partition of the request
  * that does not exist is left out of the filter.
  */
@@ -23,9 +27,13 @@
 
 #include "src/plugin/access/slurm.h"
 
+/* The memory of one list's objects (access/sprio.c). */
+typedef struct mfa_sprio_pool mfa_sprio_pool_t;
+
 /* One list being made: between mfa_sprio_begin() and mfa_sprio_end(). */
 typedef struct {
 	list_t *ret;             /* the objects so far, or NULL: none */
+	mfa_sprio_pool_t *pool;  /* their memory, or NULL: none yet */
 	void *req;               /* sprio's request (up to 23.11), or NULL */
 	list_t *part_filter;     /* the partitions it asks for, or NULL */
 } mfa_sprio_t;
@@ -47,6 +55,25 @@ typedef struct {
  * release's caller does not hold it (22.05), until mfa_sprio_end(). */
 void mfa_sprio_begin(mfa_sprio_t *s, void *req);
 
+/* Called for each job to look at, in order. */
+typedef void (*mfa_sprio_job_fn)(job_record_t *job, void *arg);
+
+/*
+ * FN(job, ARG) for each job to look at: those of the request's job ids
+ * (each once, by id: a request that names jobs does not walk the job
+ * list), else every job of slurmctld's list, in its order.  The jobs are
+ * still to be checked with mfa_sprio_wants_job().
+ */
+void mfa_sprio_each_job(const mfa_sprio_t *s, mfa_sprio_job_fn fn, void *arg);
+
+/*
+ * Ask the CPU for what a job's check and object will read, ahead of use:
+ * STAGE 0 the job's own record, 1 what it points to (its details and
+ * figures: the record must be there by then), 2 its figures' TRES arrays.
+ * Reads nothing that may be missing; changes nothing.
+ */
+void mfa_sprio_prefetch(job_record_t *job, int stage);
+
 /* Does the request ask for JOB (its job ids and users; true without a
  * request)? */
 bool mfa_sprio_wants_job(const mfa_sprio_t *s, job_record_t *job);
@@ -67,5 +94,8 @@ bool mfa_sprio_add(mfa_sprio_t *s, job_record_t *job, part_record_t *part,
 /* End the list: releases what mfa_sprio_begin() took.  Returns the list
  * (the caller's; slurmctld frees it), or NULL when it holds nothing. */
 list_t *mfa_sprio_end(mfa_sprio_t *s);
+
+/* Free the blocks kept for the next list (at the plugin's end). */
+void mfa_sprio_fini(void);
 
 #endif

@@ -5,6 +5,8 @@
  * usage in mfp_decay.c, job priorities in mfp_jobs.c, sprio's list in
  * mfp_sprio.c, fair-share through mfp_tree.c into the core.
  */
+#include "src/plugin/access/sprio.h"
+
 #include "mfp_entry.h"
 #include "mfp_charge.h"
 #include "mfp_decay.h"
@@ -106,6 +108,7 @@ void mfp_fini(void)
 	/* no thread left to recompute: the kept fair-share tree goes */
 	mfp_tree_forget();
 	mfa_site_factor_fini();
+	mfa_sprio_fini();
 	mfp_settings_reset();
 	debug("mfprio: priority/multifactor unloaded");
 }

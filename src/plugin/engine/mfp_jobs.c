@@ -290,16 +290,16 @@ static void _prio_array(job_record_t *job_ptr, const mf_prio_config_t *cfg,
 	mf_prio_result_clear(&pr);
 }
 
-bool mfp_job_listed(job_record_t *job_ptr, time_t now)
+bool mfp_job_listed(job_record_t *job_ptr, time_t now, uint32_t flags)
 {
-	bool running = mfp_conf.slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING;
+	bool running = flags & PRIORITY_FLAGS_CALCULATE_RUNNING;
 	time_t eligible;
 
 	if (!IS_JOB_PENDING(job_ptr) && !running)
 		return false;
 	if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details)
 		return false;
-	eligible = (mfp_conf.slurm_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS) ?
+	eligible = (flags & PRIORITY_FLAGS_ACCRUE_ALWAYS) ?
 		job_ptr->details->submit_time : job_ptr->details->begin_time;
 	if (!eligible || eligible > now)
 		return false;

@@ -46,9 +46,11 @@ bool mfp_job_priced(job_record_t *job_ptr);
 int mfp_job_reprioritize(void *job, void *arg);
 
 /* Does sprio list JOB at NOW (pending, or running under
- * CALCULATE_RUNNING; eligible; not held; in a partition)?  Visibility to
- * the asking user is the accessors' (mfa_job_visible). */
-bool mfp_job_listed(job_record_t *job_ptr, time_t now);
+ * CALCULATE_RUNNING; eligible; not held; in a partition)?  FLAGS are the
+ * settings' PriorityFlags (mfp_conf.slurm_flags, read once per list by the
+ * caller).  Visibility to the asking user is the accessors'
+ * (mfa_job_visible). */
+bool mfp_job_listed(job_record_t *job_ptr, time_t now, uint32_t flags);
 
 /*
  * sprio's figures of a multi-partition job in PART_PTR, or with one of its

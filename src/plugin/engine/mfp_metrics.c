@@ -360,7 +360,7 @@ void mfp_metrics_job(job_record_t *job_ptr, time_t now)
 	int n;
 
 	if (!_made || !IS_JOB_PENDING(job_ptr) ||
-	    !mfp_job_listed(job_ptr, now) ||
+	    !mfp_job_listed(job_ptr, now, mfp_conf.slurm_flags) ||
 	    g_hash_table_contains(_jobs_seen, id))
 		return;
 	g_hash_table_add(_jobs_seen, id);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -284,6 +285,54 @@ out:
 		g_array_free(a.ids, TRUE);
 }
 
+/* When this process started, in seconds since the epoch (0 when /proc
+ * cannot say): the boot time plus the process's start in clock ticks
+ * (the 22nd field of /proc/self/stat, the 20th after the name's ')'). */
+static time_t _process_start(void)
+{
+	gchar *stat = NULL, *sys = NULL, *p;
+	gchar **f = NULL;
+	unsigned long long ticks = 0, btime = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	time_t start = 0;
+
+	if (hz <= 0 || !g_file_get_contents("/proc/self/stat", &stat, NULL, NULL) ||
+	    !g_file_get_contents("/proc/stat", &sys, NULL, NULL))
+		goto out;
+	if (!(p = strrchr(stat, ')')) || !(p = strstr(sys, "\nbtime ")))
+		goto out;
+	btime = g_ascii_strtoull(p + 7, NULL, 10);
+	f = g_strsplit(strrchr(stat, ')') + 2, " ", 0);
+	if (g_strv_length(f) > 19)
+		ticks = g_ascii_strtoull(f[19], NULL, 10);
+	if (btime && ticks)
+		start = (time_t) (btime + ticks / (unsigned long long) hz);
+out:
+	g_strfreev(f);
+	g_free(sys);
+	g_free(stat);
+	return start;
+}
+
+/* A backup controller handing control back saves slurmctld's usage as it
+ * goes to standby; from 26.05 (seen on 26.11) it may answer the primary
+ * before that save, and the primary loads the file it finds, an older
+ * one.  A saved usage written after this process started was written by
+ * another controller since: read it again, so that slurmctld holds it. */
+static void _reload_newer(const char *saved)
+{
+	struct stat st;
+	time_t started = _process_start();
+
+	if (!started || stat(saved, &st) != 0 || st.st_mtime < started)
+		return;
+	info("mfprio: %s (of %ld) was written after this slurmctld started "
+	     "(%ld), by the controller that handed over: read again",
+	     saved, (long) st.st_mtime, (long) started);
+	load_assoc_usage();
+	load_qos_usage();
+}
+
 void mfp_record_apply(time_t last_ran)
 {
 	char *path = _path(RECORD_NAME), *saved = _path("assoc_usage");
@@ -295,6 +344,7 @@ void mfp_record_apply(time_t last_ran)
 	struct stat st;
 	struct timespec rec_at = { 0 }, saved_at = { 0 };
 
+	_reload_newer(saved);
 	if (!g_file_get_contents(path, &text, &len, &gerr)) {
 		if (gerr->code != G_FILE_ERROR_NOENT)
 			error("mfprio: cannot read %s: %s", path,

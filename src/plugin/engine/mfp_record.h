@@ -14,7 +14,10 @@
  * saved assoc_usage and no newer than the last tick; a record of another
  * cluster, of another set of associations or TRES, of a QOS slurmctld does
  * not have, or torn or changed (its sum), is named in the log and left
- * alone: the usage slurmctld loaded stays.
+ * alone: the usage slurmctld loaded stays.  Before that, a saved
+ * assoc_usage written after this process started (by a backup controller
+ * handing back, which from 26.05 may answer before it has saved) is read
+ * again, so that slurmctld holds the newest saved usage.
  *
  * Controller only; the decay thread writes, init reads.  Never fails
  * loudly: every problem is logged and the plugin goes on.
@@ -34,8 +37,10 @@ mf_usage_record_t *mfp_record_take(time_t now);
  * -1 after logging why (once per distinct reason in a row). */
 int mfp_record_write(mf_usage_record_t *rec);
 
-/* At start: take the record where it is newer than slurmctld's saved
- * usage and not newer than LAST_RAN.  Takes assoc_mgr's write locks. */
+/* At start: read slurmctld's saved usage again where another controller
+ * wrote it after this process started; then take the record where it is
+ * newer than that saved usage and not newer than LAST_RAN.  Takes
+ * assoc_mgr's write locks. */
 void mfp_record_apply(time_t last_ran);
 
 #endif

@@ -55,27 +55,64 @@ static void _add_job(mfa_sprio_t *s, job_record_t *job)
 	list_iterator_destroy(itr);
 }
 
+/*
+ * The jobs pass through a short pipeline: when a job comes in, the CPU is
+ * asked for its record; MFP_SPRIO_AHEAD jobs later for what the record
+ * points to (details, figures), as many again later for the figures' TRES
+ * arrays, and as many again later the job is looked at.  With tens of
+ * thousands of jobs these are seldom in the cache, and waiting for them
+ * one after the other was most of a list's time; in the pipeline the waits
+ * overlap with each other and with the walk of slurmctld's job list.
+ */
+#define MFP_SPRIO_AHEAD 4
+#define MFP_SPRIO_RING (4 * MFP_SPRIO_AHEAD)
+
+typedef struct {
+	mfa_sprio_t *s;
+	uid_t uid;
+	time_t now;
+	uint32_t flags;                     /* PriorityFlags, read once */
+	job_record_t *ring[MFP_SPRIO_RING]; /* the jobs in the pipeline */
+	size_t in;                          /* jobs fed so far */
+} _pipe_t;
+
+/* The ring's job K places before the one fed last, or NULL. */
+static job_record_t *_back(const _pipe_t *p, size_t k)
+{
+	return p->in > k ? p->ring[(p->in - 1 - k) % MFP_SPRIO_RING] : NULL;
+}
+
+/* mfa_sprio_each_job: JOB (NULL: none, to drain) into the pipeline. */
+static void _feed(job_record_t *job, void *arg)
+{
+	_pipe_t *p = arg;
+	job_record_t *j;
+
+	p->ring[p->in++ % MFP_SPRIO_RING] = job;
+	if (job)
+		mfa_sprio_prefetch(job, 0);
+	if ((j = _back(p, MFP_SPRIO_AHEAD)))
+		mfa_sprio_prefetch(j, 1);
+	if ((j = _back(p, 2 * MFP_SPRIO_AHEAD)))
+		mfa_sprio_prefetch(j, 2);
+	j = _back(p, 3 * MFP_SPRIO_AHEAD);
+	if (j && mfp_job_listed(j, p->now, p->flags) &&
+	    mfa_job_visible(j, p->uid) && mfa_sprio_wants_job(p->s, j))
+		_add_job(p->s, j);
+}
+
 list_t *mfp_factors_list(void *req, uid_t uid)
 {
 	mfa_sprio_t s;
-	time_t now = time(NULL);
-	job_record_t *job;
-	list_itr_t *itr;
-	list_t *jobs = mfa_job_list();
+	_pipe_t p = { .s = &s, .uid = uid, .now = time(NULL) };
+	int k;
 
 	mfa_sprio_begin(&s, req);
 	mfp_conf_enter();       /* one set of settings for the whole list */
-	if (jobs && list_count(jobs)) {
-		itr = list_iterator_create(jobs);
-		while ((job = list_next(itr))) {
-			if (!mfp_job_listed(job, now) ||
-			    !mfa_job_visible(job, uid) ||
-			    !mfa_sprio_wants_job(&s, job))
-				continue;
-			_add_job(&s, job);
-		}
-		list_iterator_destroy(itr);
-	}
+	p.flags = mfp_conf.slurm_flags;
+	mfa_sprio_each_job(&s, _feed, &p);
+	for (k = 0; k < 3 * MFP_SPRIO_AHEAD; k++)
+		_feed(NULL, &p);
 	mfp_conf_leave();
 	return mfa_sprio_end(&s);
 }
