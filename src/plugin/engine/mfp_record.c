@@ -314,6 +314,19 @@ out:
 	return start;
 }
 
+/* An association's usage to zero (list_for_each; assoc_mgr's write lock
+ * held). */
+static int _zero_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_usage_t *u = ((slurmdb_assoc_rec_t *) x)->usage;
+
+	(void) arg;
+	if (u)
+		_put(&u->usage_raw, &u->grp_used_wall, u->usage_tres_raw,
+		     NULL);
+	return 0;
+}
+
 /* A backup controller handing control back saves slurmctld's usage as it
  * goes to standby; from 26.05 (seen on 26.11) it may answer the primary
  * before that save, and the primary loads the file it finds, an older
@@ -321,6 +334,7 @@ out:
  * another controller since: read it again, so that slurmctld holds it. */
 static void _reload_newer(const char *saved)
 {
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	struct stat st;
 	time_t started = _process_start();
 
@@ -329,6 +343,14 @@ static void _reload_newer(const char *saved)
 	info("mfprio: %s (of %ld) was written after this slurmctld started "
 	     "(%ld), by the controller that handed over: read again",
 	     saved, (long) st.st_mtime, (long) started);
+	/* load_assoc_usage() adds each association's saved usage to its own
+	 * and its parents': from zero, or what slurmctld loaded at its start
+	 * would count twice (from 24.05 slurmctld saves its state before it
+	 * loads this plugin, so an ordinary restart comes here too) */
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list)
+		list_for_each(assoc_mgr_assoc_list, _zero_assoc, NULL);
+	assoc_mgr_unlock(&locks);
 	load_assoc_usage();
 	load_qos_usage();
 }
