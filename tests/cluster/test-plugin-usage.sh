@@ -27,10 +27,18 @@
 #   usage, so that no decay of earlier usage counts against the charge:
 #   within 10% holds both under and over).  From 24.11 on, case 4's job is
 #   submitted with two QOS, --qos=qa,qb (qa UsageFactor 1000 and Priority
-#   20, qb UsageFactor 1 and Priority 10): it runs under qa, and once
-#   requeued it is pending under its last QOS, qb; each run must be charged
-#   to the QOS it ran under (sacct's QOS of the run): qa holds both runs'
-#   CPU-seconds x 1000 within 10%, qb holds nothing.
+#   20, qb UsageFactor 1 and Priority 10): it runs under qa, and each run
+#   must be charged to the QOS it ran under (sacct's QOS of the run): qa
+#   holds both runs' CPU-seconds x 1000 within 10%, qb holds nothing.  A
+#   job requeued as such waits two minutes (its BeginTime), out of every
+#   queue slurmctld builds, so its qos_ptr stays qa until the plugin has
+#   settled the run (~10 s).  Here its node is drained and, once pending,
+#   it is made eligible at once (scontrol update StartTime=now): the queue
+#   slurmctld builds then goes through its QOS in order of priority and
+#   leaves its qos_ptr on qb while the plugin settles the ~30 s of its run
+#   since the last tick; a plugin that books that to the job's QOS now puts
+#   ~60000 on qb (seen on 24.11.7 and 26.11.0-0rc1 with eae5abf's change to
+#   src/ undone).
 #
 # The cluster and Slurm release: MFPRIO_CLUSTER_INSTANCE, MFPRIO_SLURM_PREFIX
 # (instance.sh); slurmctld is restarted from that release's sbin, with its
@@ -210,6 +218,13 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 		scontrol -o show assoc_mgr flags=qos qos="$1" 2>/dev/null |
 			grep -o 'UsageRaw=[0-9.]*' | head -n 1 | cut -d= -f2
 	}
+	# past_look: sleep to 3 s after the plugin's next look at its noted runs
+	# (every 10 s after a tick; the tick ends with priority_last_decay_ran
+	# written)
+	past_look() {
+		local since=$(($(date +%s) - $(stat -c %Y "$STATE/priority_last_decay_ran")))
+		sleep $(((13 - since % 10) % 10))
+	}
 	# 4. without limits, a running job requeued after RUN1 seconds, which then
 	#    runs its whole RUN2 seconds: sacct -D has both runs (the first ending
 	#    at the requeue), and the association is charged both
@@ -229,9 +244,29 @@ if [[ ${MFPRIO_USAGE_NO_REQUEUE:-} != 1 ]]; then
 	end=$((SECONDS + 60))
 	until [[ $(run_state "$rr") == RUNNING ]] || ((SECONDS > end)); do sleep 1; done
 	sleep "$RUN1"
+	if [[ $rq_qos == qa,qb ]]; then
+		# the node drained (the job runs on), and the requeue 3 s after a
+		# look, so that the next look comes after the requeued job's queue
+		# build below
+		scontrol update nodename="$NODE" state=drain reason=mfprio-usage-4 >/dev/null
+		past_look
+	fi
 	scontrol requeue "$rr" >/dev/null 2>&1
 	end=$((SECONDS + 60))
-	until [[ $(run_state "$rr") == PENDING ]] || ((SECONDS > end)); do sleep 1; done
+	until [[ $(run_state "$rr") == PENDING ]] || ((SECONDS > end)); do sleep 0.2; done
+	if [[ $rq_qos == qa,qb ]]; then
+		# pending, eligible at once, on no node: slurmctld builds its
+		# queue, which leaves the job's qos_ptr on its last QOS, qb, before
+		# the plugin's next look settles the run that ran under qa; the
+		# node back once that look is past
+		scontrol update jobid="$rr" StartTime=now >/dev/null 2>&1
+		sleep 12
+		# the scheduler gave it a reason of its own: it was in the queue
+		rq_why=$(scontrol -o show job "$rr" | grep -o ' Reason=[^ ]*' | cut -d= -f2)
+		check "4, multi-QOS: requeued job $rr was in slurmctld's queue on a drained node (Reason=$rq_why, not BeginTime or Cleaning)" \
+			test -n "$rq_why" -a "$rq_why" != BeginTime -a "$rq_why" != Cleaning
+		scontrol update nodename="$NODE" state=resume >/dev/null
+	fi
 	second_run "$rr"
 	after=$(raw_usage d u3)
 	got=$((after - before))
