@@ -11,7 +11,7 @@ use_plugin ours
 export MFPRIO_PRIORITY_CONF=$out/priority.conf
 { cat "$here/priority-default.conf"; echo "PrivateData=jobs"; } >"$MFPRIO_PRIORITY_CONF"
 chmod 644 "$MFPRIO_PRIORITY_CONF"
-start_cluster "$MFPRIO_PRIORITY_CONF" 0
+start_cluster "$MFPRIO_PRIORITY_CONF"
 scontrol update nodename="$NODE" state=drain reason=mfprio-sprio
 sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
 j1=$(sub --uid=u1 -A b -p debug)
