@@ -22,9 +22,17 @@ static mfp_conf_t _defaults = {
 static pthread_mutex_t _conf_mutex = PTHREAD_MUTEX_INITIALIZER;
 static mfp_conf_t *_current = &_defaults;   /* under _conf_mutex */
 
-/* The calling thread's scope: the object it holds and how deep. */
-static __thread const mfp_conf_t *_held;
-static __thread unsigned _depth;
+/*
+ * The calling thread's scope: the object it holds and how deep.  In the
+ * static TLS block (initial-exec: 16 bytes of glibc's surplus for dlopen'd
+ * objects), so no access goes through __tls_get_addr: gcc 12's libtsan
+ * guesses the size of each new dynamic TLS block from the 16 bytes before
+ * it and, on a wrong guess, maps shadow for a range larger than the
+ * address space and kills slurmctld (test-tsan.sh's storm, 1 run in 11).
+ */
+#define _SCOPE_TLS __thread __attribute__((tls_model("initial-exec")))
+static _SCOPE_TLS const mfp_conf_t *_held;
+static _SCOPE_TLS unsigned _depth;
 
 static uint32_t _mf_flags(uint32_t slurm_flags);
 static mf_tres_set_t *_tres_set(void);
