@@ -260,12 +260,13 @@ check "5: the running job is charged since the last written pass, and not twice 
 # periodic save come since case 3, that minus case 3's job.  Never more.
 check "5: no usage counted twice: every other association holds at most what it held before the kill" \
 	awk -F'|' 'NR == FNR { u[$1 "|" $2] = $3; next }
-		{ k = $1 "|" $2; if (k != "b|u1" && $3 > u[k] * 1.002 + 1) { print k ": " $3 " > " u[k]; bad = 1 } }
-		END { exit bad }' "$out/prekill.usage" "$out/postkill.usage"
+		{ k = $1 "|" $2; n++; if (k != "b|u1" && $3 > u[k] * 1.002 + 1) { print k ": " $3 " > " u[k]; bad = 1 } }
+		END { exit bad || n == 0 }' "$out/prekill.usage" "$out/postkill.usage"
 check "5: no usage lost but case 3's job, maybe not saved yet" \
 	awk -F'|' 'NR == FNR { k = $1 "|" $2; if (k != "f|u5" && k != "b|u1") u[k] = $3; next }
-		($1 "|" $2) in u { k = $1 "|" $2; if ($3 < u[k] * 0.998 - 1) { print k ": " $3 " < " u[k]; bad = 1 } }
-		END { exit bad }' "$out/prekill.usage" "$out/postkill.usage"
+		($1 "|" $2) in u { k = $1 "|" $2; seen[k] = 1; if ($3 < u[k] * 0.998 - 1) { print k ": " $3 " < " u[k]; bad = 1 } }
+		END { for (k in u) if (!(k in seen)) { print k ": gone"; bad = 1 }
+			exit bad }' "$out/prekill.usage" "$out/postkill.usage"
 check "5: sprio and sshare finite and in range over $n_pend pending jobs" finite killed
 scancel "$run" 2>/dev/null
 check "no fatal error logged" log_lacks "$m0" 'fatal'
