@@ -156,7 +156,7 @@ fi
 back=$(raw_usage b u1)
 say "b/u1 held $held under the backup, $back once the primary is back"
 strict "3: the primary holds what the backup held for b/u1 ($back, $held)" \
-	awk -v a="$back" -v p="$held" 'BEGIN { exit !(a >= p * 0.95 - 1) }'
+	awk -v a="$back" -v p="$held" 'BEGIN { exit !(p > 0 && a >= p * 0.95 - 1) }'
 
 # 4. B ends under the primary; one tick later, the figures
 check "4: job $b ends" wait_until $((B_SECS + 90)) ended "$b"

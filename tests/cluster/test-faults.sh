@@ -62,12 +62,13 @@ worth_now() {
 conserved() {
 	usage_now "$out/$1.usage"
 	worth_now "$out/$1.worth"
-	awk -F'|' 'NR == FNR { w[$1 "|" $2] = $3; next }
-		{ k = $1 "|" $2; e = w[k] + 0; d = $3 - e; if (d < 0) d = -d
+	awk -F'|' 'NR == FNR { w[$1 "|" $2] = $3; nw++; next }
+		{ k = $1 "|" $2; e = w[k] + 0; d = $3 - e; if (d < 0) d = -d; nu++
 		  if (d > 1 + e * 2e-3) { print k ": usage " $3 ", jobs worth " e; bad = 1 }
 		  seen[k] = 1 }
 		END { for (k in w) if (!(k in seen) && w[k] > 0) { print k ": no association, jobs worth " w[k]; bad = 1 }
-		      exit bad }' "$out/$1.worth" "$out/$1.usage" >"$out/$1.diff"
+		      if (!nw || !nu) print "no rows (jobs worth " nw + 0 ", usage " nu + 0 ")"
+		      exit bad || !nw || !nu }' "$out/$1.worth" "$out/$1.usage" >"$out/$1.diff"
 	local rc=$?
 	[[ $rc -eq 0 ]] || sed "s/^/$test_name: $1: /" "$out/$1.diff"
 	return $rc

@@ -136,6 +136,9 @@ check "a last reset time in the future is reported and taken as now" \
 	log_has "$m" "mfprio: state file $f: last usage reset time $future is [0-9]+ s in the future"
 wait_tick "$t" >/dev/null
 read -r ran reset < <(od -An -t x1 "$f" | tr -d ' \n' | sed -E 's/^(.{16})(.{16}).*/\1 \2/')
+# a missing or short file: times that fail both checks below (an empty
+# $ran would make the arithmetic fail before check runs, and no line print)
+[[ $ran =~ ^[0-9a-f]{16}$ && $reset =~ ^[0-9a-f]{16}$ ]] || ran=0 reset=7fffffffffffffff
 now=$(date +%s)
 check "the next pass writes a recent last decay time ($((16#$ran)) vs $now)" \
 	test $((now - 16#$ran)) -ge 0 -a $((now - 16#$ran)) -lt 180
