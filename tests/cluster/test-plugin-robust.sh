@@ -73,16 +73,18 @@ check "no reconfigure failed" test ! -e "$out/reconf.fail"
 # (slurmctld logs "slurm_msg_sendto ... Socket timed out" and the client
 # "Zero Bytes were transmitted", or, with other clusters loading the
 # machine, "Unexpected missing socket error" for the same dropped reply);
-# reconfigures themselves take ~5 ms here.  They still count against the
-# limit of 3.
+# reconfigures themselves take ~5 ms here.  Once in a CI run sshare's
+# connection was reset instead ("Connection reset by peer").  They still
+# count against the limit of 3.
 # MFPRIO_ROBUST_PLUGIN=upstream runs this test on upstream's plugin to
 # compare.  Anything else is a failure.
+dropped='Zero Bytes were transmitted|timed out|Unexpected missing socket error|Connection reset by peer'
 n_fail=$(cat "$out/sprio.fail" 2>/dev/null | wc -l)
-other=$(grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing socket error' "$out/sprio.err" 2>/dev/null)
+other=$(grep -cvE "$dropped" "$out/sprio.err" 2>/dev/null)
 check "sprio: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 n_fail=$(cat "$out/sshare.fail" 2>/dev/null | wc -l)
-other=$(grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing socket error' "$out/sshare.err" 2>/dev/null)
+other=$(grep -cvE "$dropped" "$out/sshare.err" 2>/dev/null)
 check "sshare: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 check "sprio answers after the churn" bash -c "sprio -l >/dev/null"
@@ -91,7 +93,7 @@ check "sprio answers after the churn" bash -c "sprio -l >/dev/null"
 # received"): counted against the same limit, and any other error fails
 n_fail=$(cat "$out/sbatch.fail" 2>/dev/null | wc -l)
 other=$(grep 'error:' "$out/sbatch.err" 2>/dev/null |
-	grep -cvE 'Zero Bytes were transmitted|timed out|Unexpected missing socket error')
+	grep -cvE "$dropped")
 check "sbatch: no failure but $n_fail time-outs during reconfigures" \
 	test "${other:-0}" -eq 0 -a "$n_fail" -le 3
 total=$(wc -l <"$out/ids")
