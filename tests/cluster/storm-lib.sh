@@ -16,10 +16,9 @@
 #
 # storm_check MAXPRIO: the assertions on what the storm logged: every call
 # answered with rc 0, but for a failure alone (storm-answered.awk says
-# which), slurmctld alive, at
-# least STORM_MIN_TICKS (default 2) decay passes during the storm, every
-# priority sprio printed a number in 1..MAXPRIO (no NaN, nothing wrapped),
-# no nan or inf in sshare.
+# which), slurmctld alive, at least STORM_MIN_TICKS (default 2) decay passes
+# during the storm, every priority sprio printed a number in 1..MAXPRIO (no
+# NaN, nothing wrapped), no nan or inf in sshare.
 
 STORM_RPC_TIMEOUT=${STORM_RPC_TIMEOUT:-120}
 STORM_RECONFIG=${STORM_RECONFIG:-20}

@@ -30,9 +30,9 @@ static mfp_conf_t *_current = &_defaults;   /* under _conf_mutex */
  * it and, on a wrong guess, maps shadow for a range larger than the
  * address space and kills slurmctld (test-tsan.sh's storm, 1 run in 11).
  */
-#define _SCOPE_TLS __thread __attribute__((tls_model("initial-exec")))
-static _SCOPE_TLS const mfp_conf_t *_held;
-static _SCOPE_TLS unsigned _depth;
+#define SCOPE_TLS __thread __attribute__((tls_model("initial-exec")))
+static SCOPE_TLS const mfp_conf_t *_held;
+static SCOPE_TLS unsigned _depth;
 
 static uint32_t _mf_flags(uint32_t slurm_flags);
 static mf_tres_set_t *_tres_set(void);
