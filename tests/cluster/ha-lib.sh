@@ -74,9 +74,9 @@ ha_net_up() {
 		ip link set "$HA_IF_THERE" netns "$HA_NS" &&
 		ip addr add "$HA_NET.1/24" dev "$HA_IF_HERE" &&
 		ip link set "$HA_IF_HERE" up &&
-		ip netns exec "$HA_NS" ip addr add "$HA_NET.2/24" dev "$HA_IF_THERE" &&
-		ip netns exec "$HA_NS" ip link set "$HA_IF_THERE" up &&
-		ip netns exec "$HA_NS" ip link set lo up ||
+		ip -n "$HA_NS" addr add "$HA_NET.2/24" dev "$HA_IF_THERE" &&
+		ip -n "$HA_NS" link set "$HA_IF_THERE" up &&
+		ip -n "$HA_NS" link set lo up ||
 		die "cannot make the network namespace $HA_NS and its veth pair (ip netns, ip link: see above)"
 }
 
@@ -107,7 +107,11 @@ ha_start_backup() {
 	local ctld_env=()
 	read -ra ctld_env <<<"${MFPRIO_CTLD_ENV:-}"
 	say "backup slurmctld: starting as $HA_BACKUP_HOST in $HA_NS"
-	detach ip netns exec "$HA_NS" unshare --uts -- sh -c \
+	# nsenter, not "ip netns exec": that one remounts / as a slave first,
+	# which fails where / is no mount point (a chroot, as in
+	# ../shared/notes/fresh-machine.md), and the backup needs only the
+	# network namespace
+	detach nsenter --net="/run/netns/$HA_NS" unshare --uts -- sh -c \
 		'hostname "$1" && shift && exec "$@"' sh "$HA_BACKUP_HOST" \
 		env SLURM_CONF="$HA_CONF" "${ctld_env[@]}" "$SLURM_SBIN/slurmctld" -f "$HA_CONF" \
 		</dev/null >"$LOG/slurmctld-backup.stderr" 2>&1 ||

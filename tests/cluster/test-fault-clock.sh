@@ -51,6 +51,30 @@ if [[ ! -r $FT_LIB ]]; then
 	exit 1
 fi
 
+# libfaketime makes a POSIX semaphore and shared memory object in /dev/shm
+# (sem.faketime_sem_PID, faketime_shm_PID) in every process it is preloaded
+# in, slurmctld's children of user slurm too.  A chroot made as in
+# ../shared/notes/fresh-machine.md binds /dev without its /dev/shm mount,
+# and the directory there is root's alone: from 23.02 slurmscriptd then
+# dies at start ("slurmscriptd failed to send return code").  /dev/shm is
+# world-writable on any Debian machine; make it so here.
+if ! runuser -u slurm -- test -w /dev/shm; then
+	chmod 1777 /dev/shm && say "/dev/shm was not writable by slurm: made 1777"
+fi
+# and the objects of this test's processes go with them (libfaketime leaves
+# them): those made since the test began whose process is gone
+touch "$out/shm.mark"
+clock_cleanup() {
+	local f pid
+	cleanup
+	for f in /dev/shm/faketime_shm_* /dev/shm/sem.faketime_sem_*; do
+		[[ -e $f && $f -nt $out/shm.mark ]] || continue
+		pid=${f##*_}
+		[[ $pid =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null && rm -f "$f"
+	done
+}
+trap clock_cleanup EXIT
+
 # the offset slurmctld (user slurm) rereads: in the test's own directory
 chmod 711 "$out"
 offset=$out/faketime
