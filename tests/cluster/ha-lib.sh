@@ -64,6 +64,12 @@ ha_write_conf() {
 	mv -f "$HA_CONF.new" "$HA_CONF"
 }
 
+# ha_in_ns COMMAND...: COMMAND in the backup's network namespace.  nsenter,
+# not "ip netns exec" or "ip -n": those remount / as a slave first, which
+# fails where / is no mount point (a chroot made as in
+# ../shared/notes/fresh-machine.md); the backup needs only the network.
+ha_in_ns() { nsenter --net="/run/netns/$HA_NS" "$@"; }
+
 # ha_net_up: the namespace and the veth pair, made anew.
 ha_net_up() {
 	ha_on || return 0
@@ -74,9 +80,9 @@ ha_net_up() {
 		ip link set "$HA_IF_THERE" netns "$HA_NS" &&
 		ip addr add "$HA_NET.1/24" dev "$HA_IF_HERE" &&
 		ip link set "$HA_IF_HERE" up &&
-		ip -n "$HA_NS" addr add "$HA_NET.2/24" dev "$HA_IF_THERE" &&
-		ip -n "$HA_NS" link set "$HA_IF_THERE" up &&
-		ip -n "$HA_NS" link set lo up ||
+		ha_in_ns ip addr add "$HA_NET.2/24" dev "$HA_IF_THERE" &&
+		ha_in_ns ip link set "$HA_IF_THERE" up &&
+		ha_in_ns ip link set lo up ||
 		die "cannot make the network namespace $HA_NS and its veth pair (ip netns, ip link: see above)"
 }
 
@@ -107,10 +113,6 @@ ha_start_backup() {
 	local ctld_env=()
 	read -ra ctld_env <<<"${MFPRIO_CTLD_ENV:-}"
 	say "backup slurmctld: starting as $HA_BACKUP_HOST in $HA_NS"
-	# nsenter, not "ip netns exec": that one remounts / as a slave first,
-	# which fails where / is no mount point (a chroot, as in
-	# ../shared/notes/fresh-machine.md), and the backup needs only the
-	# network namespace
 	detach nsenter --net="/run/netns/$HA_NS" unshare --uts -- sh -c \
 		'hostname "$1" && shift && exec "$@"' sh "$HA_BACKUP_HOST" \
 		env SLURM_CONF="$HA_CONF" "${ctld_env[@]}" "$SLURM_SBIN/slurmctld" -f "$HA_CONF" \
