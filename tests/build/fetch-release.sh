@@ -27,6 +27,9 @@
 # clone.  The table
 # is a copy (MFPRIO_RELEASES_TSV) where a case needs a checksum in it.
 set -uo pipefail
+# each case sets what it needs: a site's own settings exported to the run
+# (MFPRIO_SLURM_FETCH=0 failed 18 of its cases) are not the test's
+unset MFPRIO_SLURM_FETCH MFPRIO_SLURM_TARBALLS MFPRIO_SLURM_URL
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 rel=$top/tests/cluster/slurm-release.sh
 shared=$top/../shared/slurm
