@@ -15,7 +15,9 @@
 #   WORKDIR  where the dumps go (default /var/tmp/mfprio-bench); a dump
 #            already there is reused
 # Prints: jobs, sprio rows, wall s (the fastest of three runs: the
-# machine is shared), peak RSS MB, and "csv,..." with the same.
+# machine is shared), peak RSS MB, and "csv,..." with the same; then the
+# same for `mfprio report --html --user` of that job's user (all their
+# pending jobs, and the page's size), and "csv-user,...".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lib.sh
@@ -68,17 +70,34 @@ if [ ! -s "$w/sshare" ]; then
 		"$d/assoc.txt" >"$w/sshare"
 fi
 rows=$(wc -l <"$w/sprio")
-best_t='' best_m=''
-for _ in 1 2 3; do
-	/usr/bin/time -f '%e %M' -o "$work/time.txt" \
-		"$mfprio" why "$job" --snapshot "$w" >"$work/why.out"
-	read -r t m <"$work/time.txt"
-	if [ -z "$best_t" ] || awk "BEGIN { exit !($t < $best_t) }"; then
-		best_t=$t best_m=$m
-	fi
-done
+# best OUT ARGS...: mfprio ARGS three times, its output in OUT; the
+# fastest run's wall seconds and peak RSS in best_t and best_m
+best() {
+	_o=$1
+	shift
+	best_t='' best_m=''
+	for _ in 1 2 3; do
+		/usr/bin/time -f '%e %M' -o "$work/time.txt" \
+			"$mfprio" "$@" >"$_o"
+		read -r t m <"$work/time.txt"
+		if [ -z "$best_t" ] || awk "BEGIN { exit !($t < $best_t) }"; then
+			best_t=$t best_m=$m
+		fi
+	done
+}
+best "$work/why.out" why "$job" --snapshot "$w"
 grep -q "^Where it stands:" "$work/why.out" ||
 	{ echo "$name: no answer:" >&2; cat "$work/why.out" >&2; exit 1; }
 printf '%10s %10s %8s %9s\n' jobs sprio_rows wall_s peak_MB
 printf '%10s %10s %8s %9s\n' "$n" "$rows" "$best_t" $((best_m / 1024))
 echo "csv,$n,$rows,$best_t,$((best_m / 1024))"
+# the user page of that job's user: every pending job of theirs described
+# from the same dumps (report --user reads them once)
+user=$(tail -n 1 "$d/jobs.txt" | sed 's/.* UserId=\([^(]*\)(.*/\1/')
+mine=$(grep -c " UserId=$user(.* JobState=PENDING " "$d/jobs.txt" || true)
+best "$work/user.out" report --html "$work/user.html" --user "$user" \
+	--snapshot "$w"
+printf '%10s %10s %8s %9s %9s\n' user_jobs sprio_rows wall_s peak_MB page_kB
+printf '%10s %10s %8s %9s %9s\n' "$mine" "$rows" "$best_t" \
+	$((best_m / 1024)) $(($(wc -c <"$work/user.html") / 1024))
+echo "csv-user,$mine,$rows,$best_t,$((best_m / 1024))"

@@ -13,6 +13,13 @@
 #   submit FROM N            N pending jobs numbered FROM.. over those
 #                            associations, 8 sbatch at a time; prints the
 #                            number refused
+#   submit_running FROM N    N one-CPU jobs numbered FROM.. over the same
+#                            associations, each `sleep`ing two days
+#                            (RUN_SLEEP s): they run as long as the bench
+#   running_count            the cluster's RUNNING jobs
+#   cancel_all               every job cancelled, until none runs (5 min),
+#                            then any job process of ours left is killed
+#   mem_avail_mb             the machine's MemAvailable, in MiB
 #   restart_with ours|upstream   slurmctld restarted with that plugin
 #   stamp                    the decay state file's mtime (a new value: a
 #                            cycle has ended)
@@ -78,6 +85,49 @@ submit() {
 				-n $((i % 4 + 1)) -t $((i % 60 + 1)) -D /tmp -o /dev/null \
 				--wrap true >/dev/null 2>&1 || echo x
 		done' sh | wc -l
+}
+
+# a sleep no job of anyone else's has: cancel_all looks for it
+RUN_SLEEP=172717
+
+submit_running() {
+	seq "$1" $(($1 + $2 - 1)) | xargs -P 8 -n 50 sh -c '
+		s=$1; shift
+		for i; do
+			u=$((i % 100 + 1)); g=$(( (u - 1) / 10 ))
+			a=$((g * 10 + i / 100 % 10 + 1))
+			sbatch --uid=$(printf "mfpb%03d" $u) -A $(printf "ba%03d" $a) \
+				-p debug -n 1 -t 3-0 -D /tmp -o /dev/null \
+				--wrap "exec sleep $s" >/dev/null 2>&1 || echo x
+		done' sh "$RUN_SLEEP" | wc -l
+}
+
+running_count() { squeue -h -t RUNNING -o %i 2>/dev/null | wc -l; }
+
+mem_avail_mb() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
+
+# job_sleeps: pids of the job processes submit_running started (our users,
+# our sleep), which a slurmstepd killed before its job would leave behind
+job_sleeps() {
+	ps -e -o pid=,user=,args= | awk -v a="sleep $RUN_SLEEP" '
+		$2 ~ /^mfpb[0-9][0-9][0-9]$/ && substr($0, index($0, $3)) == a { print $1 }'
+}
+
+cancel_all() {
+	local end=$((SECONDS + 300)) left
+	scancel --quiet --state=PENDING 2>/dev/null
+	squeue -h -o %i 2>/dev/null | xargs -r -n 500 scancel --quiet 2>/dev/null
+	while (($(squeue -h -t RUNNING,COMPLETING -o %i 2>/dev/null | wc -l) > 0)); do
+		((SECONDS < end)) || break
+		sleep 2
+	done
+	left=$(job_sleeps)
+	if [[ -n $left ]]; then
+		say "killing $(wc -w <<<"$left") job processes left behind"
+		# shellcheck disable=SC2086  # the pid list is split on purpose
+		kill -KILL $left 2>/dev/null
+	fi
+	return 0
 }
 
 restart_with() {

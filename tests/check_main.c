@@ -65,6 +65,7 @@ int main(void)
 	srunner_add_suite(sr, make_depth_oblivious_suite());
 	srunner_add_suite(sr, make_fair_tree_suite());
 	srunner_add_suite(sr, make_decay_suite());
+	srunner_add_suite(sr, make_clock_step_suite());
 	srunner_add_suite(sr, make_usage_charge_suite());
 	srunner_add_suite(sr, make_timestr_suite());
 	srunner_add_suite(sr, make_hostlist_suite());

@@ -13,6 +13,7 @@ Suite *make_fairshare_classic_suite(void);
 Suite *make_depth_oblivious_suite(void);
 Suite *make_fair_tree_suite(void);
 Suite *make_decay_suite(void);
+Suite *make_clock_step_suite(void);
 Suite *make_usage_charge_suite(void);
 Suite *make_timestr_suite(void);
 Suite *make_hostlist_suite(void);

@@ -19,9 +19,17 @@ static const hl_case_t cases[] = {
 	{ "r[1-2]-n[1-2]", "r1-n1 r1-n2 r2-n1 r2-n2" },
 	{ "a,b[1-2],c", "a b1 b2 c" },
 	{ " x , y ", "x y" },
+	/* the largest unsigned long, and a range ending there: once the
+	 * loop wrapped to 0 and ran to the name limit (the fuzzer's
+	 * 13-s timeout) */
+	{ "n[18446744073709551615]", "n18446744073709551615" },
+	{ "n[18446744073709551614-18446744073709551615]",
+	  "n18446744073709551614 n18446744073709551615" },
 	/* failures */
 	{ "n[1-3", NULL }, { "n1-3]", NULL }, { "n[3-1]", NULL },
 	{ "n[a-b]", NULL }, { "n[]", NULL }, { "n[0-9999999]", NULL },
+	/* past unsigned long (the fuzzer's finding a[2...3]-,=) */
+	{ "a[200000000000000000003]-,=", NULL }, { "n[1-200000000000000000003]", NULL },
 };
 
 START_TEST(test_expand)

@@ -12,11 +12,9 @@
 #include "check_findings.h"
 #include "check_out.h"
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "input_opts.h"
 #include "priority_run.h"
-
-#define MF_EXIT_FINDINGS 3
 
 static const char _usage_head[] =
 "Usage: mfprio check --snapshot DIR | --conf FILE --jobs FILE [--qos FILE]\n"
@@ -27,11 +25,15 @@ static const char _usage_head[] =
 "3 findings, 1 bad input, 2 usage error.\n"
 "\n";
 
-/* --help: the command, its input options (input_opts.def), --json. */
-static const mf_iopt_help_t _help = {
+/* The command: its --help, its input options (input_opts.def), --json. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "check",
 	.head = _usage_head,
 	.mask = MF_IOPT_PRIORITY_INPUTS,
 	.own = "  --json             the findings as one JSON object; see mfprio(1)\n",
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS),
+	.longopts = mf_iopt_json_opts,
+	.take = mf_iopt_take_json,
 };
 
 static int _check(mf_iopts_t *io, bool json)
@@ -56,20 +58,23 @@ static int _check(mf_iopts_t *io, bool json)
 }
 
 /* check's operands (none), then the check.  Returns an exit status. */
-static int _check_run(mf_iopts_t *io, int n, char **ops, bool json)
+static int _check_run(mf_iopts_t *io, int n, char **ops, void *arg0)
 {
+	bool json = *(bool *) arg0;
 	int rc;
 
 	if (n) {
-		mf_cmd_error("check: unexpected argument '%s'", ops[0]);
+		mf_print_error("check: unexpected argument '%s'", ops[0]);
 		return MF_EXIT_USAGE;
 	}
-	if ((rc = mf_iopt_finish(io, "check")))
+	if ((rc = mf_iopt_finish(io, &_cmd)))
 		return rc;
 	return _check(io, json);
 }
 
 int cmd_check(int argc, char **argv)
 {
-	return mf_iopt_main(argc, argv, &_help, _check_run);
+	bool json = false;
+
+	return mf_iopt_main(argc, argv, &_cmd, _check_run, &json);
 }

@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "slurm_release.h"
 #include "input_opts.h"
 #include "json_out.h"
@@ -48,7 +48,6 @@ static const char _usage_head[] =
 "\n";
 
 static const char _usage_own[] =
-"  --damp N           the same as --set FairShareDampeningFactor=N\n"
 "  --json             one JSON object: both settings, the jobs and the\n"
 "                     users; see mfprio(1)\n"
 "  -P, --parsable     '|'-separated fields, no padding, no summary\n"
@@ -59,12 +58,43 @@ static const char _usage_tail[] =
 "change how usage decays from now on: the usage read is what decay had\n"
 "left when it was dumped, so they change no figure here (a note says so).\n";
 
-/* --help: the command, its input options (input_opts.def), its own. */
-static const mf_iopt_help_t _help = {
-	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, _usage_tail
+enum { OPT_JSON = 256 };
+
+/* compare's own option CH into the options ARG0 (an mf_prun_opts_t).
+ * Returns 0. */
+static int _cmp_own(void *arg0, int ch, const char *arg)
+{
+	mf_prun_opts_t *o = arg0;
+
+	(void) arg;
+	if (ch == OPT_JSON)
+		o->json = true;
+	else if (ch == 'P')
+		o->parsable = true;
+	else
+		o->noheader = true;
+	return 0;
+}
+
+static const struct option _own_opts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "parsable", no_argument, NULL, 'P' },
+	{ "noheader", no_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
 };
 
-enum { OPT_DAMP = 256, OPT_JSON };
+/* The command: its --help, its input options (input_opts.def), its own. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "compare",
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS,
+	.own = _usage_own,
+	.tail = _usage_tail,
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS),
+	.longopts = _own_opts,
+	.shortopts = "Pn",
+	.take = _cmp_own,
+};
 
 /* Keys that act on usage's decay, not on a snapshot's figures. */
 static bool _decay_only(const char *key)
@@ -74,74 +104,23 @@ static bool _decay_only(const char *key)
 	       !g_ascii_strcasecmp(key, "PriorityUsageResetPeriod");
 }
 
-/* --flags and --damp are refused when bad, as fairshare's are (a --set
- * value is taken as slurm.conf's: warned about).  Return 0 or -1. */
-static int _check_flags(const char *arg)
+/* A note for each what-if of SETS that changes no figure here.  Returns
+ * nothing. */
+static void _decay_notes(const GPtrArray *sets)
 {
-	uint32_t flags = 0;
-	mf_error_t e;
+	for (guint i = 0; sets && i < sets->len; i++) {
+		const mf_conf_pair_t *p = sets->pdata[i];
 
-	if (mf_priority_flags_parse(arg, &flags, &e)) {
-		mf_cmd_error("--flags: %s", e.text);
-		return -1;
+		if (_decay_only(p->key))
+			fprintf(stderr, "mfprio: note: --set %s: it changes "
+				"how usage decays from the time of the dumps "
+				"on; the usage read is what decay had left "
+				"then, so no figure here changes\n", p->key);
 	}
-	return 0;
-}
-
-static int _check_damp(const char *arg)
-{
-	char *end;
-	long v;
-
-	if (!g_ascii_isdigit(*arg) || (v = strtol(arg, &end, 10), *end) ||
-	    v < 1 || v > 65535) {
-		mf_cmd_error("--damp '%s': not a whole number from 1 to "
-			     "65535", arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* Add KEY=VALUE (ARG, or KEY and ARG) to SETS.  Returns 0, or -1 after
- * printing a usage error. */
-static int _add_set(GPtrArray *sets, const char *key, const char *arg)
-{
-	mf_conf_pair_t *p;
-	const char *eq = NULL;
-	char *k;
-
-	if (!key) {
-		eq = strchr(arg, '=');
-		if (!eq || eq == arg) {
-			mf_cmd_error("--set '%s': not KEY=VALUE", arg);
-			return -1;
-		}
-		k = g_strstrip(g_strndup(arg, (gsize)(eq - arg)));
-	} else {
-		k = g_strdup(key);
-	}
-	if (!*k || !mf_conf_key_settable(k)) {
-		mf_cmd_error("--set '%s': only the Priority* keys of slurm.conf "
-			     "and FairShareDampeningFactor can be set", arg);
-		g_free(k);
-		return -1;
-	}
-	p = g_new0(mf_conf_pair_t, 1);
-	p->key = k;
-	p->value = g_strstrip(g_strdup(eq ? eq + 1 : arg));
-	p->file = g_strdup("--set");
-	p->line = (int)sets->len + 1;
-	g_ptr_array_add(sets, p);
-	if (_decay_only(k))
-		fprintf(stderr, "mfprio: note: --set %s: it changes how usage "
-			"decays from the time of the dumps on; the usage read "
-			"is what decay had left then, so no figure here "
-			"changes\n", k);
-	return 0;
 }
 
 /* Compute both sides and print.  Returns an exit status. */
-static int _compare(mf_prun_opts_t o[2], const char *release)
+static int _compare(mf_prun_opts_t o[2])
 {
 	mf_prun_ctx_t c[2] = { { 0 }, { 0 } };
 	GHashTable *by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -150,12 +129,8 @@ static int _compare(mf_prun_opts_t o[2], const char *release)
 	uint32_t moved = 0, changed = 0;
 	int rc = MF_EXIT_OK;
 
-	for (int s = 0; s < 2 && !rc; s++) {
-		if (release && mf_cmd_release_option(&c[s].rel, release))
-			rc = MF_EXIT_USAGE;
-		else
-			rc = mf_prun_run(&c[s], &o[s]);
-	}
+	for (int s = 0; s < 2 && !rc; s++)
+		rc = mf_prun_run(&c[s], &o[s]);
 	if (!rc) {
 		mf_cmp_side(&c[0], 0, by_id, jobs);
 		mf_cmp_side(&c[1], 1, by_id, jobs);
@@ -183,72 +158,28 @@ static int _compare(mf_prun_opts_t o[2], const char *release)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "damp", required_argument, NULL, OPT_DAMP },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "noheader", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts =
-		mf_iopt_longopts(_help.mask, own);
-	mf_prun_opts_t o[2];
-	/* the settings of "after" (--set, --flags, --damp), in order */
-	GPtrArray *sets = g_ptr_array_new_with_free_func(mf_conf_pair_free);
+	/* the inputs as every command takes them; the what-ifs (--set,
+	 * --flags, --damp) are "after"'s only */
 	mf_iopts_t io;
-	int ch, t, rc = MF_EXIT_OK;
+	mf_prun_opts_t o[2];
+	int rc;
 
-	mf_iopt_init(&io);
-	optind = 1;
-	while (!rc && (ch = getopt_long(argc, argv, "Pnh", opts, NULL)) != -1) {
-		switch (ch) {
-		/* compare's own: its what-ifs go to "after" only */
-		case MF_IOPT_SET:
-			if (_add_set(sets, NULL, optarg))
-				rc = MF_EXIT_USAGE;
-			break;
-		case MF_IOPT_FLAGS:
-			if (_check_flags(optarg) ||
-			    _add_set(sets, "PriorityFlags", optarg))
-				rc = MF_EXIT_USAGE;
-			break;
-		case OPT_DAMP:
-			if (_check_damp(optarg) ||
-			    _add_set(sets, "FairShareDampeningFactor", optarg))
-				rc = MF_EXIT_USAGE;
-			break;
-		case OPT_JSON: io.o.json = true; break;
-		case 'P': io.o.parsable = true; break;
-		case 'n': io.o.noheader = true; break;
-		case 'h':
-			mf_iopt_usage(stdout, &_help);
-			g_ptr_array_unref(sets);
-			mf_iopt_clear(&io);
-			return MF_EXIT_OK;
-		default:
-			/* the inputs, as priority, why and check take them */
-			if ((t = mf_iopt_take(&io, ch, optarg)) < 0) {
-				rc = MF_EXIT_USAGE;
-			} else if (!t) {
-				mf_iopt_usage(stderr, &_help);
-				rc = MF_EXIT_USAGE;
-			}
-		}
-	}
-	if (!rc && mf_iopt_no_operand(argc, argv, "compare"))
+	rc = mf_iopt_parse(&io, argc, argv, &_cmd, &io.o);
+	if (!rc)
+		_decay_notes(io.o.sets);
+	if (!rc && mf_iopt_no_operand(argc, argv, &_cmd))
 		rc = MF_EXIT_USAGE;
 	if (!rc)
-		rc = mf_iopt_finish(&io, "compare");
+		rc = mf_iopt_finish(&io, &_cmd);
 	if (!rc) {
 		o[0] = io.o;
+		o[0].sets = NULL;
 		o[1] = io.o;
-		o[1].sets = sets;
 		o[1].quiet = true;
-		rc = _compare(o, io.release);
+		rc = _compare(o);
 	}
-	g_ptr_array_unref(sets);
 	mf_iopt_clear(&io);
 	if (!rc && fflush(stdout))
 		rc = MF_EXIT_INPUT;
-	return rc;
+	return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "slurm_release.h"
 #include "fairshare.h"
 #include "fairshare_json.h"
@@ -39,8 +39,6 @@ static const char _usage_head[] =
 "\n";
 
 static const char _usage_own[] =
-"  --damp N           FairShareDampeningFactor to use instead of the\n"
-"                     file's (Fair Tree has no dampening: a warning says so)\n"
 "  -A, --accounts LIST  only the rows of these accounts (comma-separated):\n"
 "                     each account's own row and its users' rows\n"
 "  -u, --users LIST   only these users' rows (and the account rows)\n"
@@ -55,45 +53,68 @@ static const char _usage_own[] =
 "  --json             one JSON object: the settings used and a row per\n"
 "                     association; see mfprio(1)\n";
 
-#define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
-	       MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(RELEASE) | MF_IOPT_BIT(SET) | \
-	       MF_IOPT_BIT(FLAGS) | MF_IOPT_BIT(CLUSTER))
+enum { OPT_JSON = 256 };
 
-/* --help: the command, its input options (input_opts.def), its own. */
-static const mf_iopt_help_t _help = {
-	_usage_head, _MASK, _usage_own, NULL
-};
-
-enum { OPT_DAMP = 256, OPT_JSON };
-
-/* The row selection of sshare's -A and -u, and its -m column. */
+/* The row selection of sshare's -A and -u, its -m column, -o, -n and
+ * --json: fairshare's own options. */
 typedef struct {
 	char **accounts;         /* NULL: every account */
 	char **users;            /* NULL: every user */
 	bool partition;          /* -m */
 	const char *format;      /* -o LIST, or NULL */
+	bool noheader, json;
 } _select_t;
 
-static int _parse_damp(const char *s, uint16_t *out);
-static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
-		      uint16_t *damp, char **cluster, mf_cmd_release_t *rel);
+static int _fs_own(void *arg0, int ch, const char *arg);
 static bool _in_list(char **list, const char *name);
 static bool _keep_row(const mf_assoc_t *a, const void *sel_arg);
 static const char *_tres_cell(const mf_assoc_t *a, mf_sshare_col_t col,
 			      const void *tres_arg);
 
-/* A FairShareDampeningFactor: a whole number from 1 to 65535. */
-static int _parse_damp(const char *s, uint16_t *out)
-{
-	char *end;
-	long v;
+static const struct option _own_opts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "accounts", required_argument, NULL, 'A' },
+	{ "users", required_argument, NULL, 'u' },
+	{ "partition", no_argument, NULL, 'm' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "format", required_argument, NULL, 'o' },
+	MF_IOPT_TABLE_OPTS,
+	{ NULL, 0, NULL, 0 },
+};
 
-	if (!s || !*s || !g_ascii_isdigit(*s))
-		return -1;
-	v = strtol(s, &end, 10);
-	if (*end || v < 1 || v > 65535)
-		return -1;
-	*out = (uint16_t) v;
+/* The command: its --help, its input options (input_opts.def), its own. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "fairshare",
+	.head = _usage_head,
+	.mask = MF_IOPT_FAIRSHARE_INPUTS,
+	.own = _usage_own,
+	.need = MF_IOPT_BIT(ASSOC),
+	.longopts = _own_opts,
+	.shortopts = "A:u:o:malPn",
+	.take = _fs_own,
+};
+
+/* fairshare's own option CH with ARG into ARG0 (a _select_t).  Returns
+ * 0. */
+static int _fs_own(void *arg0, int ch, const char *arg)
+{
+	_select_t *sel = arg0;
+
+	switch (ch) {
+	case 'A':
+		g_strfreev(sel->accounts);
+		sel->accounts = g_strsplit(arg, ",", -1);
+		break;
+	case 'u':
+		g_strfreev(sel->users);
+		sel->users = g_strsplit(arg, ",", -1);
+		break;
+	case 'm': sel->partition = true; break;
+	case 'o': sel->format = arg; break;
+	case OPT_JSON: sel->json = true; break;
+	case 'n': sel->noheader = true; break;
+	default: break;          /* -a, -l, -P: taken */
+	}
 	return 0;
 }
 
@@ -131,221 +152,82 @@ static const char *_tres_cell(const mf_assoc_t *a, mf_sshare_col_t col,
 	return mf_sshare_tres_run_mins(t, a->acct, a->user, a->partition);
 }
 
-/* Settings from slurm.conf (PATH, may be NULL) and the --set pairs SETS;
- * a bad value is reported and the default kept, as slurmctld would run.
- * Returns -1 if the file cannot be read, -2 for a --set refused. */
-static int _read_conf(const char *path, GPtrArray *sets, uint32_t *flags,
-		      uint16_t *damp, char **cluster, mf_cmd_release_t *rel)
+/* The settings of IO (settings.h: the conf, the what-ifs, the release,
+ * the cluster; without a conf, a version file beside the assoc dump) into
+ * S, their fair-share warnings printed, and the fair-share configuration
+ * of them in *CFG.  Returns an exit status (errors reported). */
+static int _fs_settle(const mf_iopts_t *io, mf_settings_t *s,
+		      mf_fs_config_t *cfg)
 {
-	mf_error_t e;
-	mf_conf_t *conf = path ? mf_conf_load(path, &e) :
-			  mf_conf_parse("", "--set", &e);
-	const mf_conf_pair_t *p;
+	int rc = mf_iopt_settings(io, io->o.assoc, MF_SETTINGS_WARN_FS, s);
 
-	if (!conf) {
-		mf_cmd_error("%s", e.text);
-		return -1;
-	}
-	for (guint i = 0; i < sets->len; i++)
-		if (mf_conf_set_arg(conf, sets->pdata[i], "--set", 1, &e)) {
-			mf_cmd_error("%s", e.text);
-			mf_conf_free(conf);
-			return -2;
-		}
-	for (guint i = 0; i < conf->warnings->len; i++)
-		fprintf(stderr, "mfprio: warning: %s\n",
-			(const char *) conf->warnings->pdata[i]);
-	if ((p = mf_conf_get(conf, "PriorityFlags")) &&
-	    mf_priority_flags_parse(p->value, flags, &e))
-		fprintf(stderr, "mfprio: warning: %s:%d: %s: ignored, as "
-			"slurmctld ignores it\n", p->file, p->line, e.text);
-	if ((p = mf_conf_get(conf, "FairShareDampeningFactor")) &&
-	    _parse_damp(p->value, damp))
-		fprintf(stderr, "mfprio: warning: %s:%d: "
-			"FairShareDampeningFactor '%s' is not a whole number "
-			"from 1 to 65535: using 1\n", p->file, p->line,
-			p->value);
-	if (!*cluster && (p = mf_conf_get(conf, "ClusterName")))
-		*cluster = g_strdup(p->value);
-	if (path)
-		mf_cmd_release_detect(rel, conf, path);
-	mf_conf_free(conf);
-	return 0;
-}
-
-/* What the command line of `mfprio fairshare` asks for. */
-typedef struct {
-	const char *assoc, *usage, *conf;
-	const char *flags_arg, *damp_arg, *snapshot;
-	mf_snapdir_t snap;
-	bool noheader, json;
-	uint32_t flags;
-	mf_cmd_release_t rel;
-	mf_fs_config_t cfg;
-	GPtrArray *sets;
-	_select_t sel;
-	char *cluster;
-} _fs_opts_t;
-
-/* Read the options of ARGV into O.  Returns 0, 1 after --help or -1 for a
- * usage error (reported). */
-static int _fs_parse_args(int argc, char **argv, _fs_opts_t *o)
-{
-	static const struct option own[] = {
-		{ "damp", required_argument, NULL, OPT_DAMP },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "accounts", required_argument, NULL, 'A' },
-		{ "users", required_argument, NULL, 'u' },
-		{ "partition", no_argument, NULL, 'm' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "format", required_argument, NULL, 'o' },
-		MF_IOPT_TABLE_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts = mf_iopt_longopts(_help.mask, own);
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "A:u:o:malPnh", opts, NULL)) != -1) {
-		switch (c) {
-		case MF_IOPT_SET: g_ptr_array_add(o->sets, optarg); break;
-		case MF_IOPT_CLUSTER:
-			g_free(o->cluster);
-			o->cluster = g_strdup(optarg);
-			break;
-		case 'A':
-			g_strfreev(o->sel.accounts);
-			o->sel.accounts = g_strsplit(optarg, ",", -1);
-			break;
-		case 'u':
-			g_strfreev(o->sel.users);
-			o->sel.users = g_strsplit(optarg, ",", -1);
-			break;
-		case 'm': o->sel.partition = true; break;
-		case 'o': o->sel.format = optarg; break;
-		case 'a': case 'l': case 'P': break;
-		case MF_IOPT_ASSOC: o->assoc = optarg; break;
-		case MF_IOPT_USAGE: o->usage = optarg; break;
-		case MF_IOPT_CONF: o->conf = optarg; break;
-		case MF_IOPT_FLAGS: o->flags_arg = optarg; break;
-		case OPT_DAMP: o->damp_arg = optarg; break;
-		case MF_IOPT_SNAPSHOT: o->snapshot = optarg; break;
-		case MF_IOPT_RELEASE:
-			if (mf_cmd_release_option(&o->rel, optarg))
-				return -1;
-			break;
-		case OPT_JSON: o->json = true; break;
-		case 'n': o->noheader = true; break;
-		default: return mf_iopt_other(c, &_help);
-		}
-	}
-	return mf_iopt_no_operand(argc, argv, "fairshare");
-}
-
-/* The input files of O: the snapshot's where options name none, and the
- * settings of slurm.conf, --set, --flags and --damp.  Returns an exit
- * status (errors reported). */
-static int _fs_settle(_fs_opts_t *o)
-{
-	mf_error_t e;
-	int rc;
-
-	if (o->snapshot) {
-		if (mf_snapdir_open(o->snapshot, &o->snap, &e)) {
-			mf_cmd_error("%s", e.text);
-			return MF_EXIT_INPUT;
-		}
-		o->assoc = o->assoc ? o->assoc : o->snap.assoc;
-		o->usage = o->usage ? o->usage : o->snap.assoc_mgr ?
-			   o->snap.assoc_mgr : o->snap.usage;
-		o->conf = o->conf ? o->conf : o->snap.conf;
-	}
-	if (!o->assoc) {
-		mf_cmd_error("fairshare: --assoc FILE is required%s",
-			     o->snapshot ? " (the snapshot has no assoc file)" :
-			     "");
-		mf_iopt_usage(stderr, &_help);
-		return MF_EXIT_USAGE;
-	}
-	if ((o->conf || o->sets->len) &&
-	    (rc = _read_conf(o->conf, o->sets, &o->flags, &o->cfg.damp,
-			     &o->cluster, &o->rel)))
-		return rc == -2 ? MF_EXIT_USAGE : MF_EXIT_INPUT;
-	if (o->flags_arg &&
-	    mf_priority_flags_parse(o->flags_arg, &o->flags, &e)) {
-		mf_cmd_error("--flags: %s", e.text);
-		return MF_EXIT_USAGE;
-	}
-	if (o->damp_arg && _parse_damp(o->damp_arg, &o->cfg.damp)) {
-		mf_cmd_error("--damp '%s': not a whole number from 1 to "
-			     "65535", o->damp_arg);
-		return MF_EXIT_USAGE;
-	}
-	o->cfg.algo = mf_priority_flags_algo(o->flags);
-	if (o->cfg.algo == MF_FS_FAIR_TREE && o->cfg.damp != 1)
+	if (rc)
+		return rc;
+	cfg->algo = mf_priority_flags_algo(s->pc->flags);
+	cfg->damp = s->pc->fs_damp;
+	if (cfg->algo == MF_FS_FAIR_TREE && cfg->damp != 1)
 		fprintf(stderr, "mfprio: warning: FairShareDampeningFactor %u "
 			"has no effect: Fair Tree has no dampening (set "
 			"PriorityFlags=NO_FAIR_TREE for the classic "
-			"algorithm)\n", (unsigned) o->cfg.damp);
-	/* without --conf, the snapshot's directory may say the release; no
-	 * fair-share figure differs between the releases mfprio knows, so
-	 * it is only checked (and warned about) here */
-	mf_cmd_release_detect(&o->rel, NULL, o->assoc);
+			"algorithm)\n", (unsigned) cfg->damp);
 	return MF_EXIT_OK;
 }
 
-/* Load the tree O names, compute its fair share and print it as sshare
- * or as JSON.  Returns an exit status. */
-static int _fs_run(const _fs_opts_t *o)
+/* Load the tree of IO's inputs, compute its fair share with the settings
+ * SET and CFG and print it as sshare or as JSON, as SEL asks.  Returns an
+ * exit status. */
+static int _fs_run(const mf_iopts_t *io, const mf_settings_t *set,
+		   const mf_fs_config_t *cfg, const _select_t *sel)
 {
+	const mf_prun_opts_t *o = &io->o;
 	mf_error_t e;
 	mf_tree_t *tree;
 	mf_sshare_tres_t *tres = NULL;
 	mf_sshare_cols_t cols;
 
-	if (o->sel.format && mf_sshare_cols_parse(&cols, o->sel.format, &e)) {
-		mf_cmd_error("fairshare: %s", e.text);
+	if (sel->format && mf_sshare_cols_parse(&cols, sel->format, &e)) {
+		mf_print_error("fairshare: %s", e.text);
 		return MF_EXIT_USAGE;
 	}
-	tree = mf_snapshot_load_cluster(o->assoc, o->usage, o->cluster, &e);
+	tree = mf_snapshot_load_cluster(o->assoc, o->usage, set->cluster, &e);
 	if (!tree) {
-		mf_cmd_error("%s", e.text);
+		mf_print_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
-	mf_fairshare_compute(tree, &o->cfg);
-	if (o->json) {
+	mf_fairshare_compute(tree, cfg);
+	if (sel->json) {
 		char name[8];
 		mf_fs_json_settings_t s = {
 			.snapshot = o->snapshot, .assoc = o->assoc,
 			.usage = o->usage, .conf = o->conf,
-			.flags = o->flags, .fs = o->cfg,
-			.release = mf_release_name(o->rel.release, name),
-			.release_num = o->rel.release,
-			.release_source = o->rel.source,
+			.flags = set->pc->flags, .fs = *cfg,
+			.release = mf_release_name(set->rel.release, name),
+			.release_num = set->rel.release,
+			.release_source = set->rel.source,
 		};
 
 		mf_fairshare_json(stdout, tree, &s);
 	} else {
 		mf_sshare_opts_t p = {
-			.noheader = o->noheader,
-			.cols = o->sel.format ? &cols : NULL,
-			.partition = o->sel.partition,
-			.release = o->rel.release,
-			.keep = o->sel.accounts || o->sel.users ? _keep_row :
+			.noheader = sel->noheader,
+			.cols = sel->format ? &cols : NULL,
+			.partition = sel->partition,
+			.release = set->rel.release,
+			.keep = sel->accounts || sel->users ? _keep_row :
 				NULL,
-			.keep_arg = &o->sel,
+			.keep_arg = sel,
 			.tres = _tres_cell,
 		};
 
 		/* the usage file was read whole above: it loads again */
 		if (o->usage && mf_usage_is_amgr(o->usage) &&
 		    !(tres = mf_sshare_tres_load(o->usage, &e))) {
-			mf_cmd_error("%s", e.text);
+			mf_print_error("%s", e.text);
 			mf_tree_destroy(tree);
 			return MF_EXIT_INPUT;
 		}
 		p.tres_arg = tres;
-		mf_sshare_print(stdout, tree, o->cfg.algo, &p);
+		mf_sshare_print(stdout, tree, cfg->algo, &p);
 		mf_sshare_tres_free(tres);
 	}
 	mf_tree_destroy(tree);
@@ -354,22 +236,24 @@ static int _fs_run(const _fs_opts_t *o)
 
 int cmd_fairshare(int argc, char **argv)
 {
-	_fs_opts_t o = {
-		.cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 },
-		.sets = g_ptr_array_new(),
-	};
+	mf_iopts_t io;
+	_select_t sel = { 0 };
+	mf_settings_t s = { 0 };
+	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
 	int rc;
 
-	rc = _fs_parse_args(argc, argv, &o);
-	if (rc)
-		rc = rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
-	else if (!(rc = _fs_settle(&o)))
-		rc = _fs_run(&o);
-	mf_cmd_release_clear(&o.rel);
-	mf_snapdir_clear(&o.snap);
-	g_free(o.cluster);
-	g_ptr_array_free(o.sets, TRUE);
-	g_strfreev(o.sel.accounts);
-	g_strfreev(o.sel.users);
-	return rc;
+	rc = mf_iopt_parse(&io, argc, argv, &_cmd, &sel);
+	if (!rc && mf_iopt_no_operand(argc, argv, &_cmd))
+		rc = MF_EXIT_USAGE;
+	if (!rc)
+		rc = mf_iopt_finish(&io, &_cmd);
+	if (!rc)
+		rc = _fs_settle(&io, &s, &cfg);
+	if (!rc)
+		rc = _fs_run(&io, &s, &cfg, &sel);
+	mf_settings_clear(&s);
+	mf_iopt_clear(&io);
+	g_strfreev(sel.accounts);
+	g_strfreev(sel.users);
+	return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 }

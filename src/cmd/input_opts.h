@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * input_opts: the input options of every mfprio command, one module for
- * all: their table (input_opts.def: a new option is one entry there),
- * their getopt_long entries and --help lines built from it, and what is
- * read from them (the options of the shared loader, priority_run.h), so
- * that all commands spell, document, check and read their inputs alike.
+ * input_opts: how every mfprio command reads its inputs, one module for
+ * all: the input options' table (input_opts.def: a new option is one entry
+ * there), their getopt_long entries and --help lines built from it, the
+ * one option loop of every command (a command's own options are handed to
+ * it), and what is made of them: one mf_iopts_t, the paths (with the
+ * snapshot's where no option names one), --now, --cluster, the what-ifs
+ * (--set, --flags, --damp, in order) and --release, that a command's run
+ * takes whole; its settings read from it in one place (settings.h).
  *
- * Use: mf_iopt_longopts() with the command's set of options (MF_IOPT_BIT
- * of each) and its own entries as the getopt_long table; each option
- * character offered to mf_iopt_take(); after the loop mf_iopt_finish(),
- * then mf_iopt_run(); mf_iopt_clear() in every case.  mf_iopt_help()
- * prints the --help lines of the set.
+ * Use: a command describes itself in an mf_iopt_cmd_t (its --help, the
+ * input options it takes, the inputs it needs, its own options and the
+ * function that takes them); mf_iopt_parse(), then mf_iopt_finish(), then
+ * mf_iopt_run() or mf_iopt_settings(); mf_iopt_clear() in every case.  Or
+ * all of it through mf_iopt_main().
  */
 #ifndef MFPRIO_INPUT_OPTS_H
 #define MFPRIO_INPUT_OPTS_H
@@ -20,7 +23,9 @@
 #include <stdio.h>
 
 #include "priority_run.h"
+#include "settings.h"
 #include "slurm_conf.h"
+#include "slurm_release.h"
 #include "snapshot_dir.h"
 
 /* The option codes, from 400 up: MF_IOPT_SNAPSHOT, MF_IOPT_CONF, ... */
@@ -34,13 +39,23 @@ enum {
 
 #define MF_IOPT_BIT(id) (1u << (MF_IOPT_##id - MF_IOPT_BEFORE_FIRST - 1))
 
+/* The what-ifs: settings as if written after the conf's last line. */
+#define MF_IOPT_WHATIFS \
+	(MF_IOPT_BIT(SET) | MF_IOPT_BIT(FLAGS) | MF_IOPT_BIT(DAMP))
+
 /* The inputs of a priority computation (priority, why, check, compare,
- * metrics from files). */
+ * metrics and report from files). */
 #define MF_IOPT_PRIORITY_INPUTS \
 	(MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS) | \
 	 MF_IOPT_BIT(QOS) | MF_IOPT_BIT(ASSOC) | MF_IOPT_BIT(USAGE) | \
 	 MF_IOPT_BIT(ASSOC_PRIO) | MF_IOPT_BIT(NOW) | MF_IOPT_BIT(RELEASE) | \
-	 MF_IOPT_BIT(SET) | MF_IOPT_BIT(FLAGS) | MF_IOPT_BIT(CLUSTER))
+	 MF_IOPT_WHATIFS | MF_IOPT_BIT(CLUSTER))
+
+/* The inputs of a fair-share computation (fairshare, tree). */
+#define MF_IOPT_FAIRSHARE_INPUTS \
+	(MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
+	 MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(RELEASE) | MF_IOPT_WHATIFS | \
+	 MF_IOPT_BIT(CLUSTER))
 
 /* The options of the tables sprio and sshare print, which `mfprio
  * priority` and `mfprio fairshare` take as they do: -l (taken), -P, -n;
@@ -50,91 +65,103 @@ enum {
 	{ "parsable", no_argument, NULL, 'P' }, \
 	{ "noheader", no_argument, NULL, 'n' }
 
-/*
- * The getopt_long table of the input options in MASK followed by OWN (a
- * command's other options, ending with a zeroed entry) and --help ('h').
- * Returns a table in a static buffer, valid until the next call.
- */
-const struct option *mf_iopt_longopts(unsigned mask,
-				      const struct option *own);
+/* The own options of a command that has no other than --json: their
+ * table, and the function that takes --json into the bool ARG0. */
+extern const struct option mf_iopt_json_opts[];
+int mf_iopt_take_json(void *arg0, int ch, const char *arg);
 
-/* Print to OUT the --help lines of the input options in MASK, in the
- * table's order.  Returns nothing. */
-void mf_iopt_help(FILE *out, unsigned mask);
+/* mf_iopt_parse()'s status after -h printed the help (the command then
+ * exits MF_EXIT_OK). */
+#define MF_IOPT_HELP (-1)
 
-/* A command's --help: HEAD, the lines of the input options in MASK (the
- * options it takes), OWN (its other options), -h's line, then TAIL (a
- * paragraph, may be NULL). */
+/* A command's own option CH with its argument ARG (NULL: none) into the
+ * command's ARG0.  Returns 0, or -1 after printing a usage error. */
+typedef int (*mf_iopt_own_fn)(void *arg0, int ch, const char *arg);
+
+/* A command, as the input options see it. */
 typedef struct {
+	const char *name;            /* "priority", for messages */
+	/* its --help: HEAD, the lines of the input options in MASK, OWN (its
+	 * other options), -h's line, then TAIL (a paragraph, may be NULL);
+	 * OWN NULL: HEAD is the whole text */
 	const char *head;
-	unsigned mask;
+	unsigned mask;               /* the input options it takes */
 	const char *own;
 	const char *tail;
-} mf_iopt_help_t;
+	unsigned need;               /* the inputs it needs (MF_IOPT_BIT of
+				      * CONF, JOBS, ASSOC) */
+	const struct option *longopts;   /* its own, ending with a zeroed
+					  * entry; NULL: none */
+	const char *shortopts;       /* its own short ones ("h" is added) */
+	mf_iopt_own_fn take;         /* takes each of its own */
+} mf_iopt_cmd_t;
 
-/* Print H to OUT.  Returns nothing. */
-void mf_iopt_usage(FILE *out, const mf_iopt_help_t *h);
-
-/* An option character CH that a command's loop does not know: -h prints
- * HELP to stdout and returns 1; any other prints it to stderr and returns
- * -1 (getopt_long said what was wrong). */
-int mf_iopt_other(int ch, const mf_iopt_help_t *help);
-
-/* After the options of command CMD, which takes no operand: 0, or -1 after
- * saying that ARGV[optind] is unexpected. */
-int mf_iopt_no_operand(int argc, char **argv, const char *cmd);
-
+/* What a command's inputs are, read from its options. */
 typedef struct {
-	mf_prun_opts_t o;
-	const char *release;
-	bool now_set;
-	const char *now_arg;     /* --now as given (mf_time_point's forms) */
+	mf_prun_opts_t o;            /* the paths, --now, --cluster, the
+				      * what-ifs (o.sets) and --release
+				      * (o.release), as priority_run.h reads
+				      * them */
+	unsigned given;              /* MF_IOPT_BIT of each option given */
+	mf_release_pick_t rel;        /* --release (rel.source NULL: not
+				      * given; settings.h decides) */
+	const char *now_arg;         /* --now as given (mf_time_point's
+				      * forms), or NULL */
 	mf_snapdir_t snap;
-	mf_conf_t *sets;             /* --set and --flags, in order */
-	bool live;                   /* --live */
+	mf_conf_t *sets;             /* --set, --flags and --damp, in order */
+	int n_sets;
 } mf_iopts_t;
 
-/* Start with no input and the current time. */
-void mf_iopt_init(mf_iopts_t *io);
+/* Print CMD's --help to OUT.  Returns nothing. */
+void mf_iopt_usage(FILE *out, const mf_iopt_cmd_t *cmd);
 
 /*
- * Take option CH with argument ARG if it is one of ours.  Returns 1 if
- * taken, 0 if not ours, -1 after printing a usage error.
- */
-int mf_iopt_take(mf_iopts_t *io, int ch, const char *arg);
-
-/*
- * The whole option loop of a command that takes the inputs of HELP's
- * mask, --json and -h (HELP printed): returns MF_EXIT_OK with optind at
- * the first operand and *JSON set, MF_EXIT_USAGE after printing why, or
- * -1 when -h printed the usage (the command then exits 0).
+ * The one option loop: every option of ARGV, the input options of
+ * CMD->mask into IO (zeroed here: no input, the current time), CMD's own
+ * handed to CMD->take with ARG0, -h.  Returns MF_EXIT_OK with optind at
+ * the first operand, MF_EXIT_USAGE after printing why, or MF_IOPT_HELP
+ * after -h printed the help.  mf_iopt_clear() IO either way.
  */
 int mf_iopt_parse(mf_iopts_t *io, int argc, char **argv,
-		  const mf_iopt_help_t *help, bool *json);
+		  const mf_iopt_cmd_t *cmd, void *arg0);
+
+/* After the options of CMD, which takes no operand: 0, or -1 after saying
+ * that ARGV[optind] is unexpected. */
+int mf_iopt_no_operand(int argc, char **argv, const mf_iopt_cmd_t *cmd);
 
 /*
- * The main of a command over these inputs: its options read
- * (mf_iopt_parse(); -h: exit status 0), then RUN handed the N operands
- * OPS and --json; RUN checks them, calls mf_iopt_finish() and computes.
- * What was written to stdout is flushed.  Returns RUN's exit status
- * (MF_EXIT_INPUT if the flush fails after a status below 4), or a usage
- * error's.
+ * After the options: fill the paths that no option names from --snapshot,
+ * resolve --now (its "now" being the snapshot's time with --snapshot) and
+ * check that the inputs CMD needs are there (else the error and the
+ * usage).  Returns an exit status (errors printed).
  */
-typedef int (*mf_iopt_run_fn)(mf_iopts_t *io, int n, char **ops, bool json);
-int mf_iopt_main(int argc, char **argv, const mf_iopt_help_t *help,
-		 mf_iopt_run_fn run);
-
-/*
- * After the options: fill what is missing from --snapshot, resolve --now
- * (its "now" being the snapshot's time with --snapshot) and check that
- * the inputs CMD needs are there.  Returns an exit status (errors
- * printed).
- */
-int mf_iopt_finish(mf_iopts_t *io, const char *cmd);
+int mf_iopt_finish(mf_iopts_t *io, const mf_iopt_cmd_t *cmd);
 
 /* Read and compute into C (zeroed) as `priority` does.  Returns an exit
  * status; clear C with mf_prun_clear() either way. */
 int mf_iopt_run(mf_iopts_t *io, mf_prun_ctx_t *c);
+
+/*
+ * Read the settings of IO (its conf, what-ifs, --release and --cluster;
+ * NEAR: where a version file may be without a conf) into S (zeroed), the
+ * warnings of WHICH printed.  Returns an exit status (errors printed);
+ * clear S with mf_settings_clear() either way.
+ */
+int mf_iopt_settings(const mf_iopts_t *io, const char *near,
+		     mf_settings_warn_t which, mf_settings_t *s);
+
+/*
+ * The main of a command over these inputs: its options read
+ * (mf_iopt_parse(); -h: MF_EXIT_OK), then RUN handed IO, the N operands
+ * OPS and ARG0 (CMD's own options' target); RUN checks them, calls
+ * mf_iopt_finish() and computes.  What was written to stdout is flushed.
+ * Returns RUN's exit status (MF_EXIT_INPUT if the flush of a whole output
+ * fails), or a usage error's.
+ */
+typedef int (*mf_iopt_run_fn)(mf_iopts_t *io, int n, char **ops,
+			      void *arg0);
+int mf_iopt_main(int argc, char **argv, const mf_iopt_cmd_t *cmd,
+		 mf_iopt_run_fn run, void *arg0);
 
 void mf_iopt_clear(mf_iopts_t *io);
 

@@ -35,7 +35,7 @@
 #include <glib.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "fairshare.h"
 #include "input_opts.h"
 #include "level_fs.h"
@@ -66,14 +66,32 @@ static const char _usage_own[] =
 "                     textfile collector, FILE ending in .prom in its\n"
 "                     --collector.textfile.directory\n";
 
-#define _MASK (MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE))
+enum { OPT_OUTPUT = 300 };
 
-/* --help: the command, its input options (input_opts.def), its own. */
-static const mf_iopt_help_t _help = {
-	_usage_head, _MASK, _usage_own, NULL
+/* --output FILE into ARG0 (a const char *). */
+static int _metrics_own(void *arg0, int ch, const char *arg)
+{
+	(void) ch;
+	*(const char **) arg0 = arg;
+	return 0;
+}
+
+static const struct option _own_opts[] = {
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ NULL, 0, NULL, 0 },
 };
 
-enum { OPT_OUTPUT = 300 };
+/* The command: its --help, its input options (input_opts.def), its own
+ * (the inputs it needs are checked without --live only). */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "metrics",
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE),
+	.own = _usage_own,
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS),
+	.longopts = _own_opts,
+	.take = _metrics_own,
+};
 
 /* Which job of a pending row was submitted first (ties: the lower id). */
 typedef struct {
@@ -170,15 +188,6 @@ static int _from_inputs(mf_iopts_t *io, _fig_t *f)
 	f->timestamp = (double) io->o.now;
 	if (!f->cluster && c.cluster)
 		f->cluster = g_strdup(c.cluster);
-	if (!f->cluster && io->o.conf) {
-		mf_conf_t *conf = mf_conf_load(io->o.conf, NULL);
-		const mf_conf_pair_t *p = conf ?
-			mf_conf_get(conf, "ClusterName") : NULL;
-
-		if (p)
-			f->cluster = g_strdup(p->value);
-		mf_conf_free(conf);
-	}
 	for (guint i = 0; c.tree && i < c.tree->order->len; i++) {
 		const mf_assoc_t *a = c.tree->order->pdata[i];
 		bool parent_fs = mf_assoc_is_parent_fs(a);
@@ -228,12 +237,12 @@ static int _run(const char *const *argv, char **out)
 	*out = NULL;
 	if (!g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
 			  NULL, NULL, out, &err, &status, &gerr)) {
-		mf_cmd_error("metrics: cannot run `%s`: %s", cmd,
+		mf_print_error("metrics: cannot run `%s`: %s", cmd,
 			     gerr->message);
 		g_error_free(gerr);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		g_strstrip(err);
-		mf_cmd_error("metrics: `%s` failed%s%s", cmd, *err ? ": " : "",
+		mf_print_error("metrics: `%s` failed%s%s", cmd, *err ? ": " : "",
 			     err);
 	} else {
 		rc = 0;
@@ -260,7 +269,7 @@ static int _live_assocs(_fig_t *f)
 	if (_run(argv, &text))
 		return MF_EXIT_INPUT;
 	if (mf_live_sshare(text, f->names, f->assocs, &f->cluster, &err) < 0) {
-		mf_cmd_error("metrics: %s", err.text);
+		mf_print_error("metrics: %s", err.text);
 		rc = MF_EXIT_INPUT;
 	}
 	g_free(text);
@@ -311,60 +320,25 @@ static const char *_live_algorithm(void)
 	return algo;
 }
 
-/* What the command line of `mfprio metrics` asks for, besides the
- * inputs. */
-typedef struct {
-	const char *output;      /* NULL or "-": stdout */
-	const char *cluster;
-	bool live;
-} _margs_t;
-
-/* Read the options of ARGV into IO and A, and check that they ask for
- * either --live or the inputs.  Returns an exit status (errors reported),
- * or -1 after --help. */
+/* Read the options of ARGV into IO and *OUTPUT, and check that they ask
+ * for either --live or the inputs.  Returns an exit status (errors
+ * reported), or MF_IOPT_HELP after --help. */
 static int _metrics_parse_args(int argc, char **argv, mf_iopts_t *io,
-			       _margs_t *a)
+			       const char **output)
 {
-	static const struct option own[] = {
-		{ "output", required_argument, NULL, OPT_OUTPUT },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts = mf_iopt_longopts(_help.mask, own);
-	bool inputs = false;
-	int ch, rc = MF_EXIT_OK;
+	/* every input option but --cluster (also the label) and --live */
+	const unsigned inputs = _cmd.mask & ~(MF_IOPT_BIT(CLUSTER) |
+					      MF_IOPT_BIT(LIVE));
+	bool live;
+	int rc = mf_iopt_parse(io, argc, argv, &_cmd, output);
 
-	optind = 1;
-	while (!rc && (ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int t;
-
-		switch (ch) {
-		case MF_IOPT_LIVE: a->live = true; continue;
-		case OPT_OUTPUT: a->output = optarg; continue;
-		case 'h':
-			mf_iopt_usage(stdout, &_help);
-			return -1;
-		case MF_IOPT_CLUSTER:
-			a->cluster = optarg;
-			break;
-		default:
-			break;
-		}
-		t = mf_iopt_take(io, ch, optarg);
-		if (t < 0) {
-			rc = MF_EXIT_USAGE;
-		} else if (!t) {
-			mf_iopt_usage(stderr, &_help);
-			rc = MF_EXIT_USAGE;
-		} else if (ch != MF_IOPT_CLUSTER) {
-			inputs = true;
-		}
-	}
-	if (!rc && mf_iopt_no_operand(argc, argv, "metrics"))
+	if (!rc && mf_iopt_no_operand(argc, argv, &_cmd))
 		rc = MF_EXIT_USAGE;
-	if (!rc && a->live == inputs) {
-		mf_cmd_error("metrics: give --live or the inputs (--snapshot "
+	live = io->given & MF_IOPT_BIT(LIVE);
+	if (!rc && live == !!(io->given & inputs)) {
+		mf_print_error("metrics: give --live or the inputs (--snapshot "
 			     "DIR or the file options), not %s",
-			     a->live ? "both" : "neither");
+			     live ? "both" : "neither");
 		rc = MF_EXIT_USAGE;
 	}
 	return rc;
@@ -414,7 +388,7 @@ static int _metrics_write(const _fig_t *f, bool live, const char *output)
 
 	if (output && strcmp(output, "-")) {
 		if (mf_metrics_write_file(output, &m, &e) < 0) {
-			mf_cmd_error("metrics: %s", e.text);
+			mf_print_error("metrics: %s", e.text);
 			return MF_EXIT_INPUT;
 		}
 		return MF_EXIT_OK;
@@ -422,7 +396,7 @@ static int _metrics_write(const _fig_t *f, bool live, const char *output)
 	g = g_string_new(NULL);
 	mf_metrics_format(g, &m);
 	if (fwrite(g->str, 1, g->len, stdout) != g->len || fflush(stdout)) {
-		mf_cmd_error("metrics: cannot write to stdout");
+		mf_print_error("metrics: cannot write to stdout");
 		rc = MF_EXIT_INPUT;
 	}
 	g_string_free(g, TRUE);
@@ -431,22 +405,23 @@ static int _metrics_write(const _fig_t *f, bool live, const char *output)
 
 int cmd_metrics(int argc, char **argv)
 {
-	_margs_t a = { 0 };
+	const char *output = NULL;   /* NULL or "-": stdout */
 	_fig_t f = { 0 };
 	mf_iopts_t io;
+	bool live;
 	int rc;
 
-	mf_iopt_init(&io);
-	rc = _metrics_parse_args(argc, argv, &io, &a);
-	if (!rc && !a.live)
-		rc = mf_iopt_finish(&io, "metrics");
+	rc = _metrics_parse_args(argc, argv, &io, &output);
+	live = io.given & MF_IOPT_BIT(LIVE);
+	if (!rc && !live)
+		rc = mf_iopt_finish(&io, &_cmd);
 	if (rc) {
 		mf_iopt_clear(&io);
-		return rc < 0 ? MF_EXIT_OK : rc;
+		return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 	}
 
-	_fig_init(&f, a.cluster);
-	if (a.live) {
+	_fig_init(&f, io.o.cluster);
+	if (live) {
 		f.timestamp = (double) time(NULL);
 		f.algorithm = _live_algorithm();
 		rc = f.algorithm ? _live_assocs(&f) : MF_EXIT_INPUT;
@@ -456,7 +431,7 @@ int cmd_metrics(int argc, char **argv)
 		rc = _from_inputs(&io, &f);
 	}
 	if (!rc)
-		rc = _metrics_write(&f, a.live, a.output);
+		rc = _metrics_write(&f, live, output);
 	_fig_clear(&f);
 	mf_iopt_clear(&io);
 	return rc;

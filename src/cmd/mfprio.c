@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 
 typedef struct {
 	const char *name;
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	     i++)
 		if (!strcmp(argv[1], _subcommands[i].name))
 			return _subcommands[i].run(argc - 1, argv + 1);
-	mf_cmd_error("unknown command '%s'", argv[1]);
+	mf_print_error("unknown command '%s'", argv[1]);
 	_usage(stderr);
 	return MF_EXIT_USAGE;
 }

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "explain_text.h"
 #include "slurm_release.h"
 #include "age_factor.h"
@@ -66,14 +66,34 @@ static const char _usage_own[] =
 "  --json             one JSON object: the settings used and the rows (or\n"
 "                     the explanation); see mfprio(1)\n";
 
-/* --help: the command, its input options (input_opts.def), its own. */
-static const mf_iopt_help_t _help = {
-	_usage_head, MF_IOPT_PRIORITY_INPUTS, _usage_own, NULL
-};
-
 /* priority's own long options (input_opts.h's are from 400 on) */
 enum {
 	OPT_EXPLAIN = 256, OPT_JSON,
+};
+
+static int _prio_own(void *arg0, int ch, const char *arg);
+
+static const struct option _own_opts[] = {
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "user", required_argument, NULL, 'u' },
+	{ "partition", required_argument, NULL, 'p' },
+	{ "sort", required_argument, NULL, 'S' },
+	{ "weights", no_argument, NULL, 'w' },
+	MF_IOPT_TABLE_OPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command: its --help, its input options (input_opts.def), its own. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "priority",
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS,
+	.own = _usage_own,
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS),
+	.longopts = _own_opts,
+	.shortopts = "j:u:p:S:wlPn",
+	.take = _prio_own,
 };
 
 /* priority_run.h's types, by the names this file uses */
@@ -106,70 +126,40 @@ static int _stream_table(_ctx_t *c, const _opts_t *o, FILE *out)
 	return rc;
 }
 
-/* Read the options of ARGV into IO (a bad --release into C's).
- * Returns 0, 1 after --help or -1 for a usage error (reported). */
-static int _prio_parse_args(int argc, char **argv, mf_iopts_t *io,
-			    _ctx_t *c)
+/* Priority's own option CH with ARG into the options ARG0 (the
+ * mf_prun_opts_t of the inputs).  Returns 0, or -1 after printing a usage error. */
+static int _prio_own(void *arg0, int ch, const char *arg)
 {
-	static const struct option own[] = {
-		{ "explain", required_argument, NULL, OPT_EXPLAIN },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "user", required_argument, NULL, 'u' },
-		{ "partition", required_argument, NULL, 'p' },
-		{ "sort", required_argument, NULL, 'S' },
-		{ "weights", no_argument, NULL, 'w' },
-		MF_IOPT_TABLE_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts =
-		mf_iopt_longopts(_help.mask, own);
-	_opts_t *o = &io->o;
-	int ch, t;
+	_opts_t *o = arg0;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "j:u:p:S:wlPnh", opts, NULL))
-	       != -1) {
-		if ((t = mf_iopt_take(io, ch, optarg))) {
-			if (t < 0)
-				return -1;
-			/* a bad --release is a usage error at once */
-			if (ch == MF_IOPT_RELEASE &&
-			    mf_cmd_release_option(&c->rel, optarg))
-				return -1;
-			continue;
+	switch (ch) {
+	case 'j':
+		g_strfreev(o->sel_jobs);
+		o->sel_jobs = g_strsplit(arg, ",", -1);
+		break;
+	case 'u':
+		g_strfreev(o->sel_users);
+		o->sel_users = g_strsplit(arg, ",", -1);
+		break;
+	case 'p':
+		g_strfreev(o->sel_parts);
+		o->sel_parts = g_strsplit(arg, ",", -1);
+		break;
+	case 'S':
+		if (!mf_pstream_sort_valid(arg)) {
+			mf_print_error("-S '%s': not a sort list of the fields "
+				     "i r u y a f j p q t N", arg);
+			return -1;
 		}
-		switch (ch) {
-		case 'j':
-			g_strfreev(o->sel_jobs);
-			o->sel_jobs = g_strsplit(optarg, ",", -1);
-			break;
-		case 'u':
-			g_strfreev(o->sel_users);
-			o->sel_users = g_strsplit(optarg, ",", -1);
-			break;
-		case 'p':
-			g_strfreev(o->sel_parts);
-			o->sel_parts = g_strsplit(optarg, ",", -1);
-			break;
-		case 'S':
-			if (!mf_pstream_sort_valid(optarg)) {
-				mf_cmd_error("-S '%s': not a sort list of "
-					     "the fields i r u y a f j p q t "
-					     "N", optarg);
-				return -1;
-			}
-			o->sort = optarg;
-			break;
-		case 'w': o->weights = true; break;
-		case 'l': break;
-		case OPT_EXPLAIN: o->explain = optarg; break;
-		case OPT_JSON: o->json = true; break;
-		case 'P': o->parsable = true; break;
-		case 'n': o->noheader = true; break;
-		default: return mf_iopt_other(ch, &_help);
-		}
+		o->sort = arg;
+		break;
+	case 'w': o->weights = true; break;
+	case OPT_EXPLAIN: o->explain = arg; break;
+	case OPT_JSON: o->json = true; break;
+	case 'P': o->parsable = true; break;
+	case 'n': o->noheader = true; break;
 	}
-	return mf_iopt_no_operand(argc, argv, "priority");
+	return 0;
 }
 
 /* Compute and print what O asks: the plain table streamed, or the
@@ -204,31 +194,24 @@ static int _prio_run(_ctx_t *c, const _opts_t *o)
 int cmd_priority(int argc, char **argv)
 {
 	/* the inputs, --now, --release and the what-ifs: input_opts, as
-	 * why, check and compare take them */
+	 * every command takes them; the command's own options beside them
+	 * in the same mf_prun_opts_t */
 	mf_iopts_t io;
 	_opts_t *o = &io.o;
 	_ctx_t c = { 0 };
 	int rc;
 
-	mf_iopt_init(&io);
-	rc = _prio_parse_args(argc, argv, &io, &c);
-	if (rc) {
-		rc = rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
-		goto out;
-	}
-	/* the release is set in C already (mf_iopt_run is not used: the
-	 * plain table streams) */
-	io.release = NULL;
-	if ((rc = mf_iopt_finish(&io, "priority")) == MF_EXIT_USAGE &&
-	    (!o->conf || !o->jobs))
-		mf_iopt_usage(stderr, &_help);
+	rc = mf_iopt_parse(&io, argc, argv, &_cmd, o);
+	if (!rc && mf_iopt_no_operand(argc, argv, &_cmd))
+		rc = MF_EXIT_USAGE;
+	if (!rc)
+		rc = mf_iopt_finish(&io, &_cmd);
 	if (!rc)
 		rc = _prio_run(&c, o);
-out:
 	mf_prun_clear(&c);
 	mf_iopt_clear(&io);
 	g_strfreev(o->sel_jobs);
 	g_strfreev(o->sel_users);
 	g_strfreev(o->sel_parts);
-	return rc;
+	return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 }

@@ -19,7 +19,7 @@
 #include <glib.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "slurm_release.h"
 #include "input_opts.h"
 #include "jobs_input.h"
@@ -64,7 +64,6 @@ static const char _usage_own[] =
 "  --from TIME        the first tick (default: the earliest start or\n"
 "                     eligible time of the records)\n"
 "  --to TIME          no tick after it (default: the latest time in them)\n"
-"  --damp N           FairShareDampeningFactor of \"after\"\n"
 "  --share ACCOUNT=N, --share ACCOUNT/USER=N  the raw shares of an\n"
 "                     association in \"after\" (repeatable)\n"
 "  --charge-at-end y|n  charge a job when it ends, as slurmctld does with\n"
@@ -85,23 +84,14 @@ static const char _usage_own[] =
 "  --every N          a series sample every N ticks (default: about 500\n"
 "                     samples in all)\n";
 
-#define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
-	       MF_IOPT_BIT(QOS) | MF_IOPT_BIT(CLUSTER) | MF_IOPT_BIT(SET) | \
-	       MF_IOPT_BIT(FLAGS))
-
-/* --help: the command, its input options (input_opts.def), its own. */
-static const mf_iopt_help_t _help = {
-	_usage_head, _MASK, _usage_own, NULL
-};
-
-enum { OPT_FROM = 300, OPT_TO, OPT_DAMP, OPT_SHARE,
+enum { OPT_FROM = 300, OPT_TO, OPT_SHARE,
        OPT_AT_END, OPT_TABLE, OPT_JSON, OPT_SVG, OPT_SHOW, OPT_TOP,
        OPT_EVERY };
 
+/* replay's own options (the inputs and the what-ifs are input_opts'). */
 typedef struct {
-	const char *conf, *assoc, *qos, *snapshot, *cluster, *from, *to;
+	const char *from, *to;
 	const char *table, *svg, *show;
-	mf_conf_t *sets;
 	GPtrArray *shares;           /* char* (argv's) */
 	int at_end;                  /* -1: from the conf */
 	int top;                     /* -1: unset */
@@ -109,51 +99,45 @@ typedef struct {
 	bool json;
 } _opts_t;
 
-/* A change of the "after" side's settings, option OPT with ARG, into O
- * (--set, --flags and --damp as the LINE-th setting).  Returns 0, or -1
- * for a bad value (reported). */
-static int _parse_change(_opts_t *o, int opt, const char *arg, int *line)
-{
-	mf_error_t e;
-	char *end;
-	long v;
-	uint32_t flags;
+static int _replay_own(void *arg0, int ch, const char *arg);
 
-	switch (opt) {
-	case MF_IOPT_SET:
-		if (mf_conf_set_arg(o->sets, arg, "--set", ++*line, &e)) {
-			mf_cmd_error("%s", e.text);
-			return -1;
-		}
-		return 0;
-	case MF_IOPT_FLAGS:
-		if (mf_priority_flags_parse(arg, &flags, &e)) {
-			mf_cmd_error("--flags: %s", e.text);
-			return -1;
-		}
-		mf_conf_set(o->sets, "PriorityFlags", arg, "--flags", ++*line);
-		return 0;
-	case OPT_DAMP:
-		if (!g_ascii_isdigit(*arg) ||
-		    (v = strtol(arg, &end, 10), *end) || v < 1 ||
-		    v > 65535) {
-			mf_cmd_error("--damp '%s': not a whole number "
-				     "from 1 to 65535", arg);
-			return -1;
-		}
-		mf_conf_set(o->sets, "FairShareDampeningFactor", arg,
-			    "--damp", ++*line);
-		return 0;
-	case OPT_AT_END:
-		if (strchr("yY1", *arg) && *arg)
-			o->at_end = 1;
-		else if (strchr("nN0", *arg) && *arg)
-			o->at_end = 0;
-		else {
-			mf_cmd_error("--charge-at-end '%s': y or n", arg);
-			return -1;
-		}
-		return 0;
+static const struct option _own_opts[] = {
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "share", required_argument, NULL, OPT_SHARE },
+	{ "charge-at-end", required_argument, NULL, OPT_AT_END },
+	{ "table", required_argument, NULL, OPT_TABLE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "every", required_argument, NULL, OPT_EVERY },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command: its --help, its input options (input_opts.def), its own. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "replay",
+	.head = _usage_head,
+	.mask = MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) |
+		MF_IOPT_BIT(QOS) | MF_IOPT_BIT(CLUSTER) | MF_IOPT_WHATIFS,
+	.own = _usage_own,
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC),
+	.longopts = _own_opts,
+	.take = _replay_own,
+};
+
+/* --charge-at-end ARG into O.  Returns 0, or -1 for a bad value
+ * (reported). */
+static int _parse_at_end(_opts_t *o, const char *arg)
+{
+	if (strchr("yY1", *arg) && *arg)
+		o->at_end = 1;
+	else if (strchr("nN0", *arg) && *arg)
+		o->at_end = 0;
+	else {
+		mf_print_error("--charge-at-end '%s': y or n", arg);
+		return -1;
 	}
 	return 0;
 }
@@ -169,7 +153,7 @@ static int _parse_output(_opts_t *o, int opt, const char *arg)
 	case OPT_TABLE:
 		if (strcmp(arg, "series") && strcmp(arg, "final") &&
 		    strcmp(arg, "jobs") && strcmp(arg, "users")) {
-			mf_cmd_error("--table '%s': series, final, jobs "
+			mf_print_error("--table '%s': series, final, jobs "
 				     "or users", arg);
 			return -1;
 		}
@@ -180,7 +164,7 @@ static int _parse_output(_opts_t *o, int opt, const char *arg)
 		if (!g_ascii_isdigit(*arg) ||
 		    (v = strtol(arg, &end, 10), *end) || v < 1 ||
 		    v > 1000000) {
-			mf_cmd_error("--%s '%s': not a whole number "
+			mf_print_error("--%s '%s': not a whole number "
 				     "from 1 to 1000000", opt == OPT_TOP ?
 				     "top" : "every", arg);
 			return -1;
@@ -194,126 +178,74 @@ static int _parse_output(_opts_t *o, int opt, const char *arg)
 	return 0;
 }
 
-/* Read the options of ARGV into O.  Returns an exit status, or -1
- * after --help. */
-static int _parse(_opts_t *o, int argc, char **argv)
+/* replay's own option CH with ARG into ARG0 (an _opts_t).  Returns 0, or
+ * -1 for a bad value (reported). */
+static int _replay_own(void *arg0, int ch, const char *arg)
 {
-	static const struct option own[] = {
-		{ "from", required_argument, NULL, OPT_FROM },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "damp", required_argument, NULL, OPT_DAMP },
-		{ "share", required_argument, NULL, OPT_SHARE },
-		{ "charge-at-end", required_argument, NULL, OPT_AT_END },
-		{ "table", required_argument, NULL, OPT_TABLE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "show", required_argument, NULL, OPT_SHOW },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "every", required_argument, NULL, OPT_EVERY },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts = mf_iopt_longopts(_help.mask, own);
-	int ch, line = 0;
+	_opts_t *o = arg0;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (ch) {
-		case MF_IOPT_CONF: o->conf = optarg; break;
-		case MF_IOPT_ASSOC: o->assoc = optarg; break;
-		case MF_IOPT_QOS: o->qos = optarg; break;
-		case MF_IOPT_SNAPSHOT: o->snapshot = optarg; break;
-		case MF_IOPT_CLUSTER: o->cluster = optarg; break;
-		case OPT_FROM: o->from = optarg; break;
-		case OPT_TO: o->to = optarg; break;
-		case MF_IOPT_SET:
-		case MF_IOPT_FLAGS:
-		case OPT_DAMP:
-		case OPT_AT_END:
-			if (_parse_change(o, ch, optarg, &line))
-				return MF_EXIT_USAGE;
-			break;
-		case OPT_SHARE: g_ptr_array_add(o->shares, optarg); break;
-		case OPT_TABLE:
-		case OPT_TOP:
-		case OPT_EVERY:
-			if (_parse_output(o, ch, optarg))
-				return MF_EXIT_USAGE;
-			break;
-		case OPT_JSON: o->json = true; break;
-		case OPT_SVG: o->svg = optarg; break;
-		case OPT_SHOW: o->show = optarg; break;
-		default:
-			return mf_iopt_other(ch, &_help) > 0 ? -1 :
-			       MF_EXIT_USAGE;
-		}
+	switch (ch) {
+	case OPT_FROM: o->from = arg; return 0;
+	case OPT_TO: o->to = arg; return 0;
+	case OPT_AT_END: return _parse_at_end(o, arg);
+	case OPT_SHARE: g_ptr_array_add(o->shares, (char *) arg); return 0;
+	case OPT_JSON: o->json = true; return 0;
+	case OPT_SVG: o->svg = arg; return 0;
+	case OPT_SHOW: o->show = arg; return 0;
+	default: return _parse_output(o, ch, arg);
 	}
+}
+
+/* Read the options of ARGV into IO and O, and the inputs (the snapshot's
+ * where options name none).  Returns an exit status, or MF_IOPT_HELP
+ * after --help. */
+static int _parse(mf_iopts_t *io, _opts_t *o, int argc, char **argv)
+{
+	int rc = mf_iopt_parse(io, argc, argv, &_cmd, o);
+
+	if (rc)
+		return rc;
 	if (optind != argc - 1) {
-		mf_cmd_error("replay: %s", optind < argc ?
+		mf_print_error("replay: %s", optind < argc ?
 			     "one SACCT_FILE only" :
 			     "the sacct dump (SACCT_FILE) is required");
 		return MF_EXIT_USAGE;
 	}
-	return MF_EXIT_OK;
-}
-
-/* O's input files: the snapshot SNAP's where options name none.  Returns
- * an exit status (errors reported). */
-static int _replay_inputs(_opts_t *o, mf_snapdir_t *snap)
-{
-	mf_error_t e;
-
-	if (o->snapshot) {
-		if (mf_snapdir_open(o->snapshot, snap, &e)) {
-			mf_cmd_error("%s", e.text);
-			return MF_EXIT_INPUT;
-		}
-		if (!o->conf)
-			o->conf = snap->conf;
-		if (!o->assoc)
-			o->assoc = snap->assoc;
-		if (!o->qos)
-			o->qos = snap->qos;
-	}
-	if (!o->conf || !o->assoc) {
-		mf_cmd_error("replay: --conf FILE and --assoc FILE are required%s",
-			     o->snapshot ? " (the snapshot lacks one)" :
-			     " (or --snapshot DIR)");
-		return MF_EXIT_USAGE;
-	}
-	return MF_EXIT_OK;
+	return mf_iopt_finish(io, &_cmd);
 }
 
 /* The settings and trees of both sides of C, the QOS priorities (in
  * *QOS, NULL without --qos) and the history HIST.  *CLUSTER may be set
  * from slurm.conf.  Returns an exit status (errors reported). */
-static int _replay_load(mf_rctx_t *c, _opts_t *o, const char *hist,
-			char **cluster, GHashTable **qos)
+static int _replay_load(mf_rctx_t *c, const mf_iopts_t *io, _opts_t *o,
+			const char *hist, char **cluster, GHashTable **qos)
 {
+	const mf_prun_opts_t *in = &io->o;
 	mf_error_t e;
 	int rc;
 
-	if ((rc = mf_rside_settings(&c->s[0], o->conf, NULL, o->at_end, false,
+	if ((rc = mf_rside_settings(&c->s[0], in->conf, NULL, o->at_end, false,
 			    cluster)) ||
-	    (rc = mf_rside_settings(&c->s[1], o->conf, o->sets, o->at_end, true,
-			    NULL)))
+	    (rc = mf_rside_settings(&c->s[1], in->conf, io->sets, o->at_end,
+				    true, NULL)))
 		return rc;
 	for (int side = 0; side < 2; side++) {
-		if (!(c->s[side].tree = mf_snapshot_load_cluster(o->assoc, NULL,
+		if (!(c->s[side].tree = mf_snapshot_load_cluster(in->assoc, NULL,
 								 *cluster,
 								 &e))) {
-			mf_cmd_error("%s", e.text);
+			mf_print_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
 	}
 	for (guint i = 0; i < o->shares->len; i++)
 		if (mf_rside_share(c->s[1].tree, o->shares->pdata[i]))
 			return MF_EXIT_USAGE;
-	if (o->qos && !(*qos = mf_qos_load(o->qos, &e))) {
-		mf_cmd_error("%s", e.text);
+	if (in->qos && !(*qos = mf_qos_load(in->qos, &e))) {
+		mf_print_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
 	if (!(c->h = mf_sacct_load(hist, &e))) {
-		mf_cmd_error("%s", e.text);
+		mf_print_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
 	return MF_EXIT_OK;
@@ -328,15 +260,15 @@ static int _replay_period(mf_rctx_t *c, const _opts_t *o, time_t *from,
 
 	mf_replay_period(c->h, from, to);
 	if (o->from && mf_time_point(o->from, time(NULL), from, &e)) {
-		mf_cmd_error("--from %s", e.text);
+		mf_print_error("--from %s", e.text);
 		return MF_EXIT_USAGE;
 	}
 	if (o->to && mf_time_point(o->to, time(NULL), to, &e)) {
-		mf_cmd_error("--to %s", e.text);
+		mf_print_error("--to %s", e.text);
 		return MF_EXIT_USAGE;
 	}
 	if (*to < *from) {
-		mf_cmd_error("replay: the period ends (--to) before it starts "
+		mf_print_error("replay: the period ends (--to) before it starts "
 			     "(--from)");
 		return MF_EXIT_USAGE;
 	}
@@ -390,17 +322,16 @@ done:
 
 /* Replay the history HIST as O asks, before and after its changes, and
  * write the result.  Returns an exit status. */
-static int _replay(mf_rctx_t *c, _opts_t *o, const char *hist)
+static int _replay(mf_rctx_t *c, const mf_iopts_t *io, _opts_t *o,
+		   const char *hist)
 {
-	mf_snapdir_t snap = { 0 };
 	GHashTable *qos = NULL;
-	char *cluster = o->cluster ? g_strdup(o->cluster) : NULL;
+	char *cluster = g_strdup(io->o.cluster);
 	time_t from, to;
 	GThread *t;
 	int rc;
 
-	if ((rc = _replay_inputs(o, &snap)) ||
-	    (rc = _replay_load(c, o, hist, &cluster, &qos)) ||
+	if ((rc = _replay_load(c, io, o, hist, &cluster, &qos)) ||
 	    (rc = _replay_period(c, o, &from, &to)))
 		goto done;
 	mf_rctx_prepare(c, qos, from, to, o->every);
@@ -415,29 +346,26 @@ done:
 	g_free(cluster);
 	if (qos)
 		g_hash_table_destroy(qos);
-	mf_snapdir_clear(&snap);
 	return rc;
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	_opts_t o = { .at_end = -1, .top = -1 };
+	mf_iopts_t io;
 	mf_rctx_t c = { 0 };
 	int rc;
 
-	o.sets = mf_conf_parse("", "--set", NULL);
 	o.shares = g_ptr_array_new();
-	rc = _parse(&o, argc, argv);
-	if (rc < 0)
-		rc = MF_EXIT_OK;
-	else if (!rc)
-		rc = _replay(&c, &o, argv[argc - 1]);
+	rc = _parse(&io, &o, argc, argv);
+	if (!rc)
+		rc = _replay(&c, &io, &o, argv[argc - 1]);
 	mf_rside_clear(&c.s[0]);
 	mf_rside_clear(&c.s[1]);
 	mf_sacct_free(c.h);
 	if (c.users)
 		g_ptr_array_unref(c.users);
-	mf_conf_free(o.sets);
+	mf_iopt_clear(&io);
 	g_ptr_array_unref(o.shares);
-	return rc;
+	return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 }

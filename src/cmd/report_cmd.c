@@ -16,18 +16,24 @@
 #include "check_findings.h"
 #include "check_out.h"
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "fairshare_json.h"
+#include "fs_history.h"
+#include "history_json.h"
 #include "input_opts.h"
 #include "priority_json.h"
 #include "priority_run.h"
 #include "queue_top.h"
+#include "queue_wait.h"
 #include "release.h"
+#include "replay_json.h"
 #include "report_html.h"
 
 static const char _usage_head[] =
-"Usage: mfprio report --html FILE --snapshot DIR [--top N] [any input option]\n"
-"       mfprio report --html FILE --live [--top N]\n"
+"Usage: mfprio report --html FILE --snapshot DIR [--top N]\n"
+"                     [--history HDIR|FILE] [any input option]\n"
+"       mfprio report --html FILE --live [--top N] [--history HDIR|FILE]\n"
+"       mfprio report --html FILE --user NAME (--snapshot DIR | --live)\n"
 "\n"
 "Write one self-contained HTML page (no network: inline CSS and\n"
 "JavaScript) with the association tree to zoom and search, the pending\n"
@@ -36,6 +42,37 @@ static const char _usage_head[] =
 "--json`, `mfprio priority --json` and `mfprio check --json` on the same\n"
 "inputs.  With --live, `mfprio snapshot` is taken into a temporary\n"
 "directory first.\n"
+"\n"
+"With --history HDIR, a History section too: each account's effective\n"
+"usage against its normalized shares, and its LevelFS (Fair Tree) or\n"
+"fair-share factor (classic), over the snapshots in HDIR's\n"
+"subdirectories (each one `mfprio snapshot` wrote, e.g. from cron:\n"
+"mfprio snapshot HDIR/$(date +%Y%m%dT%H%M)), in time order, each\n"
+"computed as `mfprio fairshare --snapshot SUB` with the same --set,\n"
+"--flags, --damp, --release and --cluster; the accounts of largest gap\n"
+"on the page's own snapshot as small charts, the others listed.  A\n"
+"subdirectory that cannot be read (no time file: being taken, or\n"
+"failed; a bad dump; no usage dump) is skipped with a warning and named\n"
+"on the page; none readable, or HDIR not a directory, is an error (exit\n"
+"1).  Of more than 200 snapshots, 200 spread evenly are read.  Only\n"
+"time, slurm.conf and its includes, assoc and usage or assoc-mgr are\n"
+"read: the other dumps of a kept snapshot may be deleted.\n"
+"\n"
+"With --history FILE (a file `mfprio replay --json` wrote), each user's\n"
+"fair-share factor over the replayed period instead, before and after\n"
+"the replay's what-if, the users in the file's order (as replay --top N\n"
+"or --show chose them).\n"
+"\n"
+"With --user NAME, a page for one user instead: each of NAME's pending\n"
+"jobs with its rank in each of its partitions and what holds it, the\n"
+"words of `mfprio why JOBID` for each, and NAME's accounts with their\n"
+"shares, usage, LevelFS, gap and rank among their siblings.  It reads\n"
+"the dumps `mfprio why JOBID --snapshot DIR` reads (DIR's jobs, config,\n"
+"sprio, sshare, time, ...), or with --live takes them by the caller's\n"
+"own commands: what PrivateData hides from the caller is absent, and\n"
+"the page says so; a page taken by root or SlurmUser (or whose dumps\n"
+"hold what PrivateData hides) says on its first line that it shows\n"
+"every user's usage.\n"
 "\n";
 
 static const char _usage_own[] =
@@ -43,64 +80,102 @@ static const char _usage_own[] =
 "                     FILE.tmp, then renamed over FILE\n"
 "  --top N            the first N jobs of each partition's queue on the\n"
 "                     page (default 200; 0: every job); the others are\n"
-"                     counted per account\n";
+"                     counted per account\n"
+"  --history HDIR     the History section from the snapshots in HDIR's\n"
+"                     subdirectories, or from a file of mfprio replay\n"
+"                     --json (see above)\n"
+"  --user NAME        the page of user NAME (see above); an unknown\n"
+"                     NAME is a usage error\n";
 
-static const mf_iopt_help_t _help = {
-	_usage_head, MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE), _usage_own,
-	NULL
-};
-
-enum { OPT_HTML = 256, OPT_TOP };
+enum { OPT_HTML = 256, OPT_TOP, OPT_USER, OPT_HISTORY };
 
 typedef struct {
 	const char *html;
+	const char *user;            /* --user NAME */
+	const char *history;         /* --history HDIR */
 	guint top;
 	char *tmpdir;                /* --live's snapshot */
 } _rep_opts_t;
 
-/* The options of ARGV.  Returns 0, 1 after --help, -1 (reported). */
-static int _parse(int argc, char **argv, mf_iopts_t *io, _rep_opts_t *r)
+/* report's own option CH with ARG into ARG0 (a _rep_opts_t).  Returns 0,
+ * or -1 (reported). */
+static int _rep_own(void *arg0, int ch, const char *arg)
 {
-	static const struct option own[] = {
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts = mf_iopt_longopts(_help.mask, own);
+	_rep_opts_t *r = arg0;
 	char *end;
 	long v;
-	int ch, t;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if ((t = mf_iopt_take(io, ch, optarg))) {
-			if (t < 0)
-				return -1;
-		} else if (ch == OPT_HTML) {
-			r->html = optarg;
-		} else if (ch == OPT_TOP) {
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 0 ||
-			    v > 10000000) {
-				mf_cmd_error("--top '%s': not a whole number "
-					     "from 0 to 10000000", optarg);
-				return -1;
-			}
-			r->top = (guint)v;
-		} else {
-			return mf_iopt_other(ch, &_help);
-		}
+	if (ch == OPT_HTML) {
+		r->html = arg;
+		return 0;
 	}
-	if (mf_iopt_no_operand(argc, argv, "report"))
+	if (ch == OPT_USER) {
+		r->user = arg;
+		return 0;
+	}
+	if (ch == OPT_HISTORY) {
+		r->history = arg;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 0 || v > 10000000) {
+		mf_print_error("--top '%s': not a whole number from 0 to "
+			     "10000000", arg);
 		return -1;
+	}
+	r->top = (guint)v;
+	return 0;
+}
+
+static const struct option _own_opts[] = {
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command: its --help, its input options (input_opts.def), its own. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "report",
+	.head = _usage_head,
+	.mask = MF_IOPT_PRIORITY_INPUTS | MF_IOPT_BIT(LIVE),
+	.own = _usage_own,
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS),
+	.longopts = _own_opts,
+	.take = _rep_own,
+};
+
+/* The options of ARGV.  Returns 0, MF_IOPT_HELP, or MF_EXIT_USAGE
+ * (reported). */
+static int _parse(int argc, char **argv, mf_iopts_t *io, _rep_opts_t *r)
+{
+	int rc = mf_iopt_parse(io, argc, argv, &_cmd, r);
+
+	if (rc)
+		return rc;
+	if (mf_iopt_no_operand(argc, argv, &_cmd))
+		return MF_EXIT_USAGE;
 	if (!r->html) {
-		mf_cmd_error("report: --html FILE is required");
-		return -1;
+		mf_print_error("report: --html FILE is required");
+		return MF_EXIT_USAGE;
 	}
-	if (io->live && io->o.snapshot) {
-		mf_cmd_error("report: --live or --snapshot DIR, not both");
-		return -1;
+	if ((io->given & MF_IOPT_BIT(LIVE)) && io->o.snapshot) {
+		mf_print_error("report: --live or --snapshot DIR, not both");
+		return MF_EXIT_USAGE;
+	}
+	if (r->user && (io->o.conf || io->o.jobs || io->o.qos ||
+			io->o.assoc || io->o.usage ||
+			(!io->o.snapshot && !(io->given & MF_IOPT_BIT(LIVE))))) {
+		mf_print_error("report: --user takes --snapshot DIR (the dumps "
+			     "of mfprio why) or --live, and no other input");
+		return MF_EXIT_USAGE;
+	}
+	if (r->user && r->history) {
+		mf_print_error("report: --history is for the cluster's page, not "
+			     "--user's");
+		return MF_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -124,11 +199,13 @@ static void _buf_close(_buf_t *b)
 	b->fp = NULL;
 }
 
-/* The page of C's figures, to PATH.  Returns an exit status. */
+/* The page of C's figures and the history HIST (JSON text, or NULL:
+ * none), to PATH.  Returns an exit status. */
 static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
-		  const _rep_opts_t *r)
+		  const _rep_opts_t *r, const char *hist)
 {
-	_buf_t fs = { 0 }, pr = { 0 }, ck = { 0 }, qu = { 0 };
+	_buf_t fs = { 0 }, pr = { 0 }, ck = { 0 }, qu = { 0 }, wt = { 0 };
+	GArray *waits = mf_qwait_build(c, io->o.now);
 	mf_prun_ctx_t heads = *c;
 	mf_qtop_t q;
 	GArray *found;
@@ -149,8 +226,8 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 	 * context with its rows narrowed (borrowed, job id order) */
 	heads.rows = q.shown;
 	if (!_buf_open(&fs) || !_buf_open(&pr) || !_buf_open(&ck) ||
-	    !_buf_open(&qu)) {
-		mf_cmd_error("report: out of memory");
+	    !_buf_open(&qu) || !_buf_open(&wt)) {
+		mf_print_error("report: out of memory");
 		rc = MF_EXIT_INPUT;
 		goto out;
 	}
@@ -161,12 +238,16 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 	mf_check_print_json(ck.fp, c, &io->o, found);
 	g_array_unref(found);
 	mf_qtop_json(qu.fp, &q);
+	/* the summary's list: the first 20 (the page shows 10) */
+	mf_qwait_json(wt.fp, waits, 20);
+	_buf_close(&wt);
 	_buf_close(&fs);
 	_buf_close(&pr);
 	_buf_close(&ck);
 	_buf_close(&qu);
-	src = io->live ? g_strdup("the live cluster (mfprio report --live)")
-		       : io->o.snapshot ?
+	src = (io->given & MF_IOPT_BIT(LIVE)) ?
+		g_strdup("the live cluster (mfprio report --live)") :
+		       io->o.snapshot ?
 		       g_strdup_printf("snapshot %s", io->o.snapshot) :
 		       g_strdup_printf("the files of --conf %s", io->o.conf);
 	{
@@ -175,7 +256,8 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 			.taken = io->o.now,
 			.fairshare_json = c->tree ? fs.text : NULL,
 			.priority_json = pr.text, .check_json = ck.text,
-			.queue_json = qu.text,
+			.queue_json = qu.text, .waits_json = wt.text,
+			.history_json = hist, .history_dir = r->history,
 		};
 
 		if (!strcmp(r->html, "-")) {
@@ -185,13 +267,13 @@ static int _write(const mf_prun_ctx_t *c, const mf_iopts_t *io,
 			out = fopen(tmp, "w");
 		}
 		if (!out) {
-			mf_cmd_error("report: %s: %s", tmp ? tmp : "stdout",
+			mf_print_error("report: %s: %s", tmp ? tmp : "stdout",
 				     g_strerror(errno));
 			rc = MF_EXIT_INPUT;
 		} else if (mf_report_html(out, &rep) ||
 			   (out != stdout && fclose(out)) ||
 			   (tmp && rename(tmp, r->html))) {
-			mf_cmd_error("report: %s: %s", tmp ? tmp : "stdout",
+			mf_print_error("report: %s: %s", tmp ? tmp : "stdout",
 				     g_strerror(errno));
 			rc = MF_EXIT_INPUT;
 		}
@@ -205,11 +287,83 @@ out:
 	_buf_close(&pr);
 	_buf_close(&ck);
 	_buf_close(&qu);
+	_buf_close(&wt);
 	free(fs.text);
 	free(pr.text);
 	free(ck.text);
 	free(qu.text);
+	free(wt.text);
+	mf_qwait_free(waits);
 	mf_qtop_clear(&q);
+	return rc;
+}
+
+/* --history FILE, a file of `mfprio replay --json`, as JSON text in
+ * *JSON (g_free() it).  Returns an exit status (errors reported). */
+static int _history_replay(const char *path, char **json)
+{
+	mf_rjson_t rj;
+	mf_error_t e;
+	_buf_t b = { 0 };
+	int rc = MF_EXIT_OK;
+
+	if (mf_rjson_load(&rj, path, &e)) {
+		mf_print_error("%s", e.text);
+		rc = MF_EXIT_INPUT;
+	} else if (!_buf_open(&b)) {
+		mf_print_error("report: out of memory");
+		rc = MF_EXIT_INPUT;
+	} else {
+		mf_history_replay_json(b.fp, &rj, path);
+		_buf_close(&b);
+		*json = g_strdup(b.text);
+		free(b.text);
+	}
+	mf_rjson_clear(&rj);
+	return rc;
+}
+
+/* --history HDIR of R, read with IO's settings and ranked by C's tree,
+ * as JSON text in *JSON (NULL without --history; g_free() it); a snapshot
+ * skipped is warned about.  Returns an exit status (errors reported). */
+static int _history(const mf_iopts_t *io, const mf_prun_ctx_t *c,
+		    const _rep_opts_t *r, char **json)
+{
+	mf_fshist_in_t in = { .sets = io->o.sets, .release = &io->rel,
+			      .cluster = io->o.cluster, .now = c->tree };
+	mf_fshist_t h;
+	mf_error_t e;
+	_buf_t b = { 0 };
+	int rc = MF_EXIT_OK;
+
+	*json = NULL;
+	if (!r->history)
+		return MF_EXIT_OK;
+	if (g_file_test(r->history, G_FILE_TEST_IS_REGULAR))
+		return _history_replay(r->history, json);
+	if (mf_fshist_load(&h, r->history, &in, &e)) {
+		mf_print_error("%s", e.text);
+		rc = MF_EXIT_INPUT;
+		goto out;
+	}
+	for (guint i = 0; i < h.skipped->len; i++) {
+		const mf_fshist_skip_t *s =
+			&g_array_index(h.skipped, mf_fshist_skip_t, i);
+
+		fprintf(stderr, "mfprio: warning: %s (left out of the "
+			"history)\n", s->why);
+	}
+	if (!_buf_open(&b)) {
+		mf_print_error("report: out of memory");
+		rc = MF_EXIT_INPUT;
+		goto out;
+	}
+	mf_history_json(b.fp, &h);
+	_buf_close(&b);
+	*json = g_strdup(b.text);
+	free(b.text);
+out:
+	mf_fshist_clear(&h);
 	return rc;
 }
 
@@ -221,13 +375,13 @@ static int _live(mf_iopts_t *io, _rep_opts_t *r)
 				      NULL);
 
 	if (!g_mkdtemp(base)) {
-		mf_cmd_error("report: cannot make a directory %s: %s", base,
+		mf_print_error("report: cannot make a directory %s: %s", base,
 			     g_strerror(errno));
 		g_free(base);
 		return MF_EXIT_INPUT;
 	}
 	r->tmpdir = base;
-	if (cmd_snapshot_take(base))
+	if (r->user ? cmd_report_user_dump(base) : cmd_snapshot_take(base))
 		return MF_EXIT_INPUT;
 	io->o.snapshot = base;
 	return MF_EXIT_OK;
@@ -259,20 +413,27 @@ int cmd_report(int argc, char **argv)
 	mf_iopts_t io;
 	mf_prun_ctx_t c = { 0 };
 	_rep_opts_t r = { .top = 200 };
+	char *hist = NULL;
 	int rc;
 
-	mf_iopt_init(&io);
 	rc = _parse(argc, argv, &io, &r);
 	if (rc) {
-		rc = rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
+		rc = rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 		goto out;
 	}
-	if (io.live && (rc = _live(&io, &r)))
+	if ((io.given & MF_IOPT_BIT(LIVE)) && (rc = _live(&io, &r)))
 		goto out;
-	if (!(rc = mf_iopt_finish(&io, "report")) &&
-	    !(rc = mf_iopt_run(&io, &c)))
-		rc = _write(&c, &io, &r);
+	if (r.user) {
+		rc = cmd_report_user(io.o.snapshot, r.tmpdir != NULL, r.user,
+				     r.html);
+		goto out;
+	}
+	if (!(rc = mf_iopt_finish(&io, &_cmd)) &&
+	    !(rc = mf_iopt_run(&io, &c)) &&
+	    !(rc = _history(&io, &c, &r, &hist)))
+		rc = _write(&c, &io, &r, hist);
 out:
+	g_free(hist);
 	mf_prun_clear(&c);
 	mf_iopt_clear(&io);
 	_live_clear(&r);

@@ -18,7 +18,8 @@
 #include <glib/gstdio.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
+#include "input_opts.h"
 #include "snapshot_dir.h"
 
 #define MAX_INCLUDE_DEPTH 8
@@ -60,7 +61,7 @@ static int _run(const char *const *argv, char **out)
 	*out = NULL;
 	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH,
 			  NULL, NULL, out, &err, &status, &gerr)) {
-		mf_cmd_error("snapshot: cannot run `%s`: %s", cmd,
+		mf_print_error("snapshot: cannot run `%s`: %s", cmd,
 			     gerr->message);
 		g_error_free(gerr);
 		goto out;
@@ -72,14 +73,14 @@ static int _run(const char *const *argv, char **out)
 				"%s\n", cmd, err);
 		rc = 0;
 	} else if (WIFEXITED(status)) {
-		mf_cmd_error("snapshot: `%s` exited with status %d%s%s", cmd,
+		mf_print_error("snapshot: `%s` exited with status %d%s%s", cmd,
 			     WEXITSTATUS(status), *err ? ": " : " (no error "
 			     "message)", err);
 	} else if (WIFSIGNALED(status)) {
-		mf_cmd_error("snapshot: `%s` was killed by signal %d%s%s",
+		mf_print_error("snapshot: `%s` was killed by signal %d%s%s",
 			     cmd, WTERMSIG(status), *err ? ": " : "", err);
 	} else {
-		mf_cmd_error("snapshot: `%s` ended with wait status %d", cmd,
+		mf_print_error("snapshot: `%s` ended with wait status %d", cmd,
 			     status);
 	}
 out:
@@ -99,7 +100,7 @@ static int _write(const char *dir, const char *name, const char *text)
 	int rc = 0;
 
 	if (!g_file_set_contents(path, text, -1, &gerr)) {
-		mf_cmd_error("snapshot: %s", gerr->message);
+		mf_print_error("snapshot: %s", gerr->message);
 		g_error_free(gerr);
 		rc = -1;
 	}
@@ -177,7 +178,7 @@ static int _copy_conf(const char *src, const char *dir, const char *name,
 	int rc = 0;
 
 	if (!g_file_get_contents(src, &text, NULL, &gerr)) {
-		mf_cmd_error("snapshot: %s", gerr->message);
+		mf_print_error("snapshot: %s", gerr->message);
 		g_error_free(gerr);
 		return -1;
 	}
@@ -190,7 +191,7 @@ static int _copy_conf(const char *src, const char *dir, const char *name,
 		if (!arg)
 			continue;
 		if (depth >= MAX_INCLUDE_DEPTH) {
-			mf_cmd_error("snapshot: %s:%d: Include nested more "
+			mf_print_error("snapshot: %s:%d: Include nested more "
 				     "than %d deep", src, i + 1,
 				     MAX_INCLUDE_DEPTH);
 			g_free(arg);
@@ -233,18 +234,18 @@ static int _make_dir(const char *dir)
 	const char *first;
 
 	if (g_mkdir_with_parents(dir, 0755)) {
-		mf_cmd_error("snapshot: cannot make directory %s: %s", dir,
+		mf_print_error("snapshot: cannot make directory %s: %s", dir,
 			     g_strerror(errno));
 		return -1;
 	}
 	if (!(d = g_dir_open(dir, 0, &gerr))) {
-		mf_cmd_error("snapshot: %s", gerr->message);
+		mf_print_error("snapshot: %s", gerr->message);
 		g_error_free(gerr);
 		return -1;
 	}
 	first = g_dir_read_name(d);
 	if (first)
-		mf_cmd_error("snapshot: %s is not empty (it holds %s): give a "
+		mf_print_error("snapshot: %s is not empty (it holds %s): give a "
 			     "new or empty directory", dir, first);
 	g_dir_close(d);
 	return first ? -1 : 0;
@@ -275,7 +276,7 @@ int cmd_snapshot_take(const char *dir)
 	conf = _config_value(config, "SLURM_CONF");
 	cluster = _config_value(config, "ClusterName");
 	if (!conf || !*conf || !cluster || !*cluster) {
-		mf_cmd_error("snapshot: `scontrol show config` names no %s",
+		mf_print_error("snapshot: `scontrol show config` names no %s",
 			     !conf || !*conf ? "SLURM_CONF" : "ClusterName");
 		goto out;
 	}
@@ -312,27 +313,22 @@ out:
 	return rc;
 }
 
+/* The command: its whole --help, no input option, no own one. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "snapshot",
+	.head = _usage,
+};
+
 int cmd_snapshot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	mf_iopts_t io;
+	int rc = mf_iopt_parse(&io, argc, argv, &_cmd, NULL);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(_usage, stdout);
-			return MF_EXIT_OK;
-		default:
-			fputs(_usage, stderr);
-			return MF_EXIT_USAGE;
-		}
-	}
+	mf_iopt_clear(&io);
+	if (rc)
+		return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 	if (optind != argc - 1) {
-		mf_cmd_error("snapshot: %s", optind < argc ?
+		mf_print_error("snapshot: %s", optind < argc ?
 			     "one directory, no more" : "DIR is required");
 		fputs(_usage, stderr);
 		return MF_EXIT_USAGE;

@@ -44,7 +44,7 @@
 #include <glib.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "fairshare.h"
 #include "input_opts.h"
 #include "level_fs.h"
@@ -59,7 +59,8 @@
 
 static const char _usage_head[] =
 "Usage: mfprio tree --snapshot DIR | --assoc FILE [--usage FILE] [--conf FILE]\n"
-"                   [--flags FLAGS] [--svg FILE] [--color WHEN]\n"
+"                   [--flags FLAGS] [--damp N] [--set KEY=VALUE]...\n"
+"                   [--cluster NAME] [--svg FILE] [--color WHEN]\n"
 "                   [--account NAME] [--depth N] [--top N] [--users fold|show]\n"
 "\n"
 "Draw the association tree: each account and user with its part of its\n"
@@ -75,59 +76,52 @@ static const char _usage_own[] =
 "  --account NAME only that account and what is under it\n"
 "  --depth N          N levels under the top one; deeper associations summed\n"
 "  --top N            under each account the N children whose usage is furthest\n"
-"                     from their shares; the others summed in one \"+K more\"\n"
-"                     (0: all)\n"
+"                     from their shares (|EffUsage - NormShares|, ties by\n"
+"                     name); the others summed in one \"+K more\" (0: all)\n"
 "  --users WHEN       fold: each account's users as one \"N users\" row or box\n"
 "                     (their lowest and mean fair-share); show: each user\n"
 "                     Without any of these four, a tree of more than 300\n"
-"                     associations is drawn with --users fold and --top 5\n"
-"                     (the SVG then at least 1400 pixels wide, no box under\n"
-"                     50).\n";
-
-#define _MASK (MF_IOPT_BIT(SNAPSHOT) | MF_IOPT_BIT(CONF) | MF_IOPT_BIT(ASSOC) | \
-	       MF_IOPT_BIT(USAGE) | MF_IOPT_BIT(FLAGS))
-
-/* --help: the command, its input options (input_opts.def), its own. */
-static const mf_iopt_help_t _help = {
-	_usage_head, _MASK, _usage_own, NULL
-};
+"                     associations is drawn with --users fold and the largest\n"
+"                     --top (5 at least) that keeps it to 45 rows; the SVG\n"
+"                     is a list of rows when a level has over 12 items.\n";
 
 enum { OPT_SVG = 256, OPT_COLOR, OPT_ACCOUNT, OPT_DEPTH, OPT_TOP, OPT_USERS,
        OPT_WIDTH };
 
+static int _tree_own(void *arg0, int ch, const char *arg);
+
+static const struct option _own_opts[] = {
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "account", required_argument, NULL, OPT_ACCOUNT },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "users", required_argument, NULL, OPT_USERS },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command: its --help, its input options (input_opts.def), its own. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "tree",
+	.head = _usage_head,
+	/* no --release: no figure of the tree differs between releases */
+	.mask = MF_IOPT_FAIRSHARE_INPUTS & ~MF_IOPT_BIT(RELEASE),
+	.own = _usage_own,
+	.need = MF_IOPT_BIT(ASSOC),
+	.longopts = _own_opts,
+	.take = _tree_own,
+};
+
 #define AUTO_ROWS 300
-#define AUTO_TOP_TEXT 5         /* a screenful */
-#define AUTO_TOP_SVG 5
+#define AUTO_TOP 5              /* kept under each account, at least */
+#define AUTO_LINES 45           /* rows of the view: a screenful */
 #define AUTO_SVG_W 1400.0
 #define AUTO_MIN_W 50.0         /* "grp012" fits */
 
-/* PriorityFlags and FairShareDampeningFactor of the conf at PATH. */
-static int _read_conf(const char *path, uint32_t *flags, uint16_t *damp)
-{
-	mf_error_t e;
-	mf_conf_t *conf = mf_conf_load(path, &e);
-	mf_prio_conf_t *pc;
-
-	if (!conf) {
-		mf_cmd_error("%s", e.text);
-		return -1;
-	}
-	pc = mf_prio_conf_read(conf, &e);
-	mf_conf_free(conf);
-	if (!pc) {
-		mf_cmd_error("%s", e.text);
-		return -1;
-	}
-	*flags = pc->flags;
-	*damp = pc->fs_damp;
-	mf_prio_conf_free(pc);
-	return 0;
-}
-
 /* What the command line of `mfprio tree` asks for. */
 typedef struct {
-	const char *assoc, *usage, *conf, *svg;
-	const char *flags_arg, *snapshot, *when;
+	const char *svg, *when;
 	const char *account, *users;
 	mf_tview_t view;
 	bool view_set;           /* --account, --users, --depth or --top */
@@ -143,7 +137,7 @@ static int _tree_number(int ch, const char *arg, _tree_opts_t *o)
 
 	if (!*arg || *end || n < 0 || n > 100000 ||
 	    (ch == OPT_WIDTH && n < 200)) {
-		mf_cmd_error("--%s '%s': a whole number, %s",
+		mf_print_error("--%s '%s': a whole number, %s",
 			     ch == OPT_DEPTH ? "depth" :
 			     ch == OPT_TOP ? "top" : "width",
 			     arg, ch == OPT_WIDTH ?
@@ -162,61 +156,49 @@ static int _tree_number(int ch, const char *arg, _tree_opts_t *o)
 	return 0;
 }
 
-/* Read the options of ARGV into O and check --color and --users.
- * Returns 0, 1 after --help or -1 for a usage error (reported). */
-static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
+/* tree's own option CH with ARG into ARG0 (a _tree_opts_t).  Returns 0,
+ * or -1 for a bad value (reported). */
+static int _tree_own(void *arg0, int ch, const char *arg)
 {
-	static const struct option own[] = {
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "account", required_argument, NULL, OPT_ACCOUNT },
-		{ "depth", required_argument, NULL, OPT_DEPTH },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "users", required_argument, NULL, OPT_USERS },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts = mf_iopt_longopts(_help.mask, own);
-	const char *nc = getenv("NO_COLOR");
-	int ch;
+	_tree_opts_t *o = arg0;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (ch) {
-		case MF_IOPT_ASSOC: o->assoc = optarg; break;
-		case MF_IOPT_USAGE: o->usage = optarg; break;
-		case MF_IOPT_CONF: o->conf = optarg; break;
-		case MF_IOPT_FLAGS: o->flags_arg = optarg; break;
-		case OPT_SVG: o->svg = optarg; break;
-		case MF_IOPT_SNAPSHOT: o->snapshot = optarg; break;
-		case OPT_COLOR: o->when = optarg; break;
-		case OPT_ACCOUNT:
-			o->account = optarg;
-			o->view_set = true;
-			break;
-		case OPT_USERS:
-			o->users = optarg;
-			o->view_set = true;
-			break;
-		case OPT_WIDTH:
-		case OPT_DEPTH:
-		case OPT_TOP:
-			if (_tree_number(ch, optarg, o))
-				return -1;
-			break;
-		default: return mf_iopt_other(ch, &_help);
-		}
+	switch (ch) {
+	case OPT_SVG: o->svg = arg; break;
+	case OPT_COLOR: o->when = arg; break;
+	case OPT_ACCOUNT:
+		o->account = arg;
+		o->view_set = true;
+		break;
+	case OPT_USERS:
+		o->users = arg;
+		o->view_set = true;
+		break;
+	default:
+		return _tree_number(ch, arg, o);
 	}
-	if (mf_iopt_no_operand(argc, argv, "tree"))
-		return -1;
+	return 0;
+}
+
+/* Read the options of ARGV into IO and O and check --color and --users.
+ * Returns 0, MF_IOPT_HELP after --help or MF_EXIT_USAGE (reported). */
+static int _tree_parse_args(int argc, char **argv, mf_iopts_t *io,
+			    _tree_opts_t *o)
+{
+	const char *nc = getenv("NO_COLOR");
+	int rc = mf_iopt_parse(io, argc, argv, &_cmd, o);
+
+	if (rc)
+		return rc;
+	if (mf_iopt_no_operand(argc, argv, &_cmd))
+		return MF_EXIT_USAGE;
 	if (strcmp(o->when, "auto") && strcmp(o->when, "always") &&
 	    strcmp(o->when, "never")) {
-		mf_cmd_error("--color '%s': auto, always or never", o->when);
-		return -1;
+		mf_print_error("--color '%s': auto, always or never", o->when);
+		return MF_EXIT_USAGE;
 	}
 	if (o->users && strcmp(o->users, "fold") && strcmp(o->users, "show")) {
-		mf_cmd_error("--users '%s': fold or show", o->users);
-		return -1;
+		mf_print_error("--users '%s': fold or show", o->users);
+		return MF_EXIT_USAGE;
 	}
 	o->view.fold_users = o->users && !strcmp(o->users, "fold");
 	o->color = !(nc && *nc) && (!strcmp(o->when, "always") ||
@@ -224,46 +206,55 @@ static int _tree_parse_args(int argc, char **argv, _tree_opts_t *o)
 	return 0;
 }
 
-/* The tree O names (from the snapshot SNAP where options name no file),
- * with its fair share computed, in *TREE.  Returns an exit status
- * (errors reported). */
-static int _tree_load(_tree_opts_t *o, mf_snapdir_t *snap, mf_fs_algo_t *algo,
-		      mf_tree_t **tree)
+/* The tree of IO's inputs, with its fair share computed by their
+ * settings (settings.h), in *TREE.  Returns an exit status (errors
+ * reported). */
+static int _tree_load(mf_iopts_t *io, mf_fs_algo_t *algo, mf_tree_t **tree)
 {
-	mf_fs_config_t cfg = { .algo = MF_FS_FAIR_TREE, .damp = 1 };
-	uint32_t flags = 0;
+	mf_fs_config_t cfg;
+	mf_settings_t s = { 0 };
 	mf_error_t e;
+	int rc;
 
-	if (o->snapshot) {
-		if (mf_snapdir_open(o->snapshot, snap, &e)) {
-			mf_cmd_error("%s", e.text);
-			return MF_EXIT_INPUT;
-		}
-		o->assoc = o->assoc ? o->assoc : snap->assoc;
-		o->usage = o->usage ? o->usage : snap->assoc_mgr ?
-			   snap->assoc_mgr : snap->usage;
-		o->conf = o->conf ? o->conf : snap->conf;
-	}
-	if (!o->assoc) {
-		mf_cmd_error("tree: --assoc FILE is required%s", o->snapshot ?
-			     " (the snapshot has no assoc file)" :
-			     " (or --snapshot DIR)");
-		return MF_EXIT_USAGE;
-	}
-	if (o->conf && _read_conf(o->conf, &flags, &cfg.damp))
-		return MF_EXIT_INPUT;
-	if (o->flags_arg && mf_priority_flags_parse(o->flags_arg, &flags, &e)) {
-		mf_cmd_error("--flags: %s", e.text);
-		return MF_EXIT_USAGE;
-	}
-	cfg.algo = mf_priority_flags_algo(flags);
-	if (!(*tree = mf_snapshot_load(o->assoc, o->usage, &e))) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
+	if ((rc = mf_iopt_finish(io, &_cmd)) ||
+	    (rc = mf_iopt_settings(io, io->o.assoc, MF_SETTINGS_WARN_FS, &s)))
+		goto out;
+	cfg.algo = mf_priority_flags_algo(s.pc->flags);
+	cfg.damp = s.pc->fs_damp;
+	if (!(*tree = mf_snapshot_load_cluster(io->o.assoc, io->o.usage,
+					       s.cluster, &e))) {
+		mf_print_error("%s", e.text);
+		rc = MF_EXIT_INPUT;
+		goto out;
 	}
 	mf_fairshare_compute(*tree, &cfg);
 	*algo = cfg.algo;
-	return MF_EXIT_OK;
+out:
+	mf_settings_clear(&s);
+	return rc;
+}
+
+/*
+ * The --top of the automatic view V: the largest N, AUTO_TOP at least,
+ * for which the view is AUTO_LINES rows or fewer (the same in text and
+ * SVG): 5 on a deep tree, where every level multiplies the rows; many
+ * more on a flat one, where a level of accounts is the whole view.
+ * The rows only grow with N (a child kept more, a summary row less at
+ * most), so the first N past the budget ends the search.  Returns it.
+ */
+static int _auto_top(mf_tview_t *v)
+{
+	guint widest;
+	int n;
+
+	v->n_top = 0;
+	widest = mf_tview_widest(v->top, v);
+	for (n = AUTO_TOP; (guint) n < widest; n++) {
+		v->n_top = n + 1;
+		if (mf_tview_rows(v->top, v, AUTO_LINES) > AUTO_LINES)
+			break;
+	}
+	return n;
 }
 
 /* O's view of TREE: its --account, or a summary of a big tree when no
@@ -276,19 +267,20 @@ static int _tree_view(_tree_opts_t *o, const mf_tree_t *tree, char **note)
 	view->top = tree->root;
 	if (o->account &&
 	    !(view->top = mf_tree_find_account(tree, o->account))) {
-		mf_cmd_error("--account %s: no such account", o->account);
+		mf_print_error("--account %s: no such account", o->account);
 		return MF_EXIT_INPUT;
 	}
 	if (!o->view_set && tree->order->len > AUTO_ROWS) {
 		view->fold_users = true;
-		view->n_top = o->svg ? AUTO_TOP_SVG : AUTO_TOP_TEXT;
+		view->n_top = _auto_top(view);
 		if (!view->width)
 			view->width = AUTO_SVG_W;
 		view->min_w = AUTO_MIN_W;
 		*note = g_strdup_printf(
-			"%u associations: each account's users folded, the %d "
-			"children furthest from their shares shown (--users "
-			"show --top 0 for all; --account, --depth)",
+			"%u associations: users folded; under each account "
+			"the %d children furthest from their shares "
+			"(|EffUsage - NormShares|), the others summed "
+			"(--users show --top 0: all; --account, --depth)",
 			tree->order->len, view->n_top);
 	}
 	return MF_EXIT_OK;
@@ -297,16 +289,15 @@ static int _tree_view(_tree_opts_t *o, const mf_tree_t *tree, char **note)
 int cmd_tree(int argc, char **argv)
 {
 	_tree_opts_t o = { .when = "auto" };
-	mf_snapdir_t snap = { 0 };
+	mf_iopts_t io;
 	mf_fs_algo_t algo = MF_FS_FAIR_TREE;
 	mf_tree_t *tree = NULL;
 	char *note = NULL;
 	int rc;
 
-	rc = _tree_parse_args(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? MF_EXIT_OK : MF_EXIT_USAGE;
-	rc = _tree_load(&o, &snap, &algo, &tree);
+	rc = _tree_parse_args(argc, argv, &io, &o);
+	if (!rc)
+		rc = _tree_load(&io, &algo, &tree);
 	if (!rc)
 		rc = _tree_view(&o, tree, &note);
 	if (!rc && o.svg)
@@ -316,8 +307,8 @@ int cmd_tree(int argc, char **argv)
 	g_free(note);
 	if (tree)
 		mf_tree_destroy(tree);
-	mf_snapdir_clear(&snap);
+	mf_iopt_clear(&io);
 	if (!rc && fflush(stdout))
 		rc = MF_EXIT_INPUT;
-	return rc;
+	return rc == MF_IOPT_HELP ? MF_EXIT_OK : rc;
 }

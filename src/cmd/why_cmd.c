@@ -25,7 +25,7 @@
 #include <glib.h>
 
 #include "cmd.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "input_opts.h"
 #include "json_out.h"
 #include "priority_json.h"
@@ -45,7 +45,20 @@ static const char _usage_head[] =
 "With one job id: why your pending job waits, where it stands, when that\n"
 "changes and what you can do, asked of the live cluster by your own\n"
 "scontrol, sprio and sshare (or read from DIR: jobs, config, sprio,\n"
-"sshare, time; see mfprio(1)).\n"
+"sshare, time; see mfprio(1)).  When it may start: Slurm's own estimate\n"
+"(the job's StartTime, as `squeue --start` shows it), what it assumes,\n"
+"or why there is none.\n"
+"\n"
+"Where the cluster's PrivateData hides things from you, why says so and\n"
+"gives what you may see:\n"
+"  jobs   other users' jobs: no position in the queue, no other job's\n"
+"         priority; only how many of your own jobs are ahead (your own\n"
+"         job's reason and start estimate are still shown)\n"
+"  usage  other users' usage: the fair-share of your own associations\n"
+"         only; a usage limit on an account whose usage you cannot see\n"
+"         is said to be hidden, with no figure or lift time\n"
+"  users  other users' associations (sacctmgr): a QOS your association\n"
+"         allows may not be visible, and it says so\n"
 "\n"
 "With two:\n"
 "Say which of two pending jobs the scheduler takes first and why: the\n"
@@ -53,12 +66,16 @@ static const char _usage_head[] =
 "largest first, and what would change the order.\n"
 "\n";
 
-/* --help: the command, its input options (input_opts.def), --json. */
-static const mf_iopt_help_t _help = {
+/* The command: its --help, its input options (input_opts.def), --json. */
+static const mf_iopt_cmd_t _cmd = {
+	.name = "why",
 	.head = _usage_head,
 	.mask = MF_IOPT_PRIORITY_INPUTS,
 	.own = "  --json             one JSON object instead of sentences; "
 	       "see mfprio(1)\n",
+	.need = MF_IOPT_BIT(CONF) | MF_IOPT_BIT(JOBS),
+	.longopts = mf_iopt_json_opts,
+	.take = mf_iopt_take_json,
 };
 
 
@@ -80,7 +97,7 @@ static int _why(mf_iopts_t *io, const char *ida, const char *idb, bool json)
 	}
 	io->o.explain = NULL;
 	if (!rc && a == b) {
-		mf_cmd_error("why: %s and %s are the same job", ida, idb);
+		mf_print_error("why: %s and %s are the same job", ida, idb);
 		rc = MF_EXIT_USAGE;
 	}
 	if (rc) {
@@ -127,14 +144,14 @@ static int _wait(const char *dir, const char *id, bool json)
 
 	if (!dir && !(dir = tmp = g_dir_make_tmp("mfprio-why-XXXXXX",
 						 NULL))) {
-		mf_cmd_error("why: cannot make a temporary directory");
+		mf_print_error("why: cannot make a temporary directory");
 		return MF_EXIT_INPUT;
 	}
 	if (tmp)
 		rc = mf_why_live_dump(tmp, id);
 	if (!rc && (mf_wait_dump_load(dir, id, &d, &err) ||
 		    mf_wait_describe(&d, &w, &err))) {
-		mf_cmd_error("why: %s", err.text);
+		mf_print_error("why: %s", err.text);
 		rc = MF_EXIT_INPUT;
 	}
 	if (!rc && json)
@@ -151,38 +168,41 @@ static int _wait(const char *dir, const char *id, bool json)
 
 /* why's operands (two job ids), then the comparison.  Returns an exit
  * status. */
-static int _why_run(mf_iopts_t *io, int n, char **ops, bool json)
+static int _why_run(mf_iopts_t *io, int n, char **ops, void *arg0)
 {
+	bool json = *(bool *) arg0;
 	int rc;
 
 	if (n == 1 && g_ascii_isdigit(*ops[0])) {
 		if (io->o.conf || io->o.jobs || io->o.qos || io->o.assoc ||
 		    io->o.usage) {
-			mf_cmd_error("why: with one job id, only --snapshot "
+			mf_print_error("why: with one job id, only --snapshot "
 				     "and --json are taken");
 			return MF_EXIT_USAGE;
 		}
 		return _wait(io->o.snapshot, ops[0], json);
 	}
 	if (n != 2) {
-		mf_cmd_error("why: one job id (JOBID) or two (JOB_A JOB_B) "
+		mf_print_error("why: one job id (JOBID) or two (JOB_A JOB_B) "
 			     "are needed");
-		mf_iopt_usage(stderr, &_help);
+		mf_iopt_usage(stderr, &_cmd);
 		return MF_EXIT_USAGE;
 	}
 	for (int i = 0; i < 2; i++) {
 		if (!g_ascii_isdigit(*ops[i])) {
-			mf_cmd_error("why: '%s' is not a job id (JOBID, or an "
+			mf_print_error("why: '%s' is not a job id (JOBID, or an "
 				     "array task ARRAYID_TASK)", ops[i]);
 			return MF_EXIT_USAGE;
 		}
 	}
-	if ((rc = mf_iopt_finish(io, "why")))
+	if ((rc = mf_iopt_finish(io, &_cmd)))
 		return rc;
 	return _why(io, ops[0], ops[1], json);
 }
 
 int cmd_why(int argc, char **argv)
 {
-	return mf_iopt_main(argc, argv, &_help, _why_run);
+	bool json = false;
+
+	return mf_iopt_main(argc, argv, &_cmd, _why_run, &json);
 }

@@ -10,7 +10,7 @@
 
 #include <glib.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "snapshot_dir.h"
 #include "wait_dump.h"
 #include "why_live.h"
@@ -23,7 +23,7 @@ static int _write(const char *dir, const char *name, const char *text)
 	int rc = 0;
 
 	if (!g_file_set_contents(path, text, -1, &gerr)) {
-		mf_cmd_error("why: cannot write %s: %s", path, gerr->message);
+		mf_print_error("why: cannot write %s: %s", path, gerr->message);
 		g_error_free(gerr);
 		rc = -1;
 	}
@@ -46,7 +46,7 @@ static int _dump(const char *dir, const char *name, const char *const *argv,
 				&status, &gerr);
 
 	if (!ran) {
-		mf_cmd_error("why: cannot run `%s`: %s", cmd, gerr->message);
+		mf_print_error("why: cannot run `%s`: %s", cmd, gerr->message);
 		g_error_free(gerr);
 		rc = -1;
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
@@ -55,11 +55,11 @@ static int _dump(const char *dir, const char *name, const char *const *argv,
 			;
 		else if (strstr(err, "Invalid job id") ||
 			 strstr(err, "denied"))
-			mf_cmd_error("why: job %s: no such job (or not yours "
+			mf_print_error("why: job %s: no such job (or not yours "
 				     "where PrivateData=jobs hides it): `%s` "
 				     "says: %s", argv[4], cmd, err);
 		else
-			mf_cmd_error("why: `%s` failed%s%s", cmd,
+			mf_print_error("why: `%s` failed%s%s", cmd,
 				     *err ? ": " : "", err);
 		rc = empty_ok && !*out ? 0 : -1;
 	}

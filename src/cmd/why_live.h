@@ -12,7 +12,7 @@
 
 /*
  * Write the dumps for job JOB_ID into the directory DIR (existing).
- * Returns an exit status (cmd_error.h): MF_EXIT_OK, or MF_EXIT_INPUT
+ * Returns an exit status (exit_status.h): MF_EXIT_OK, or MF_EXIT_INPUT
  * after saying which command failed and what it said (for scontrol's
  * "Invalid job id": that the job does not exist, or is not the user's
  * under PrivateData).

@@ -21,6 +21,7 @@ void mf_pconf_warn(mf_prio_conf_t *pc, const mf_conf_pair_t *p,
 
 	va_start(ap, fmt);
 	mf_warning_vadd(pc->warnings, where, fmt, ap);
+	g_ptr_array_add(pc->warned, g_strdup(p ? p->key : ""));
 	va_end(ap);
 	g_free(where);
 }

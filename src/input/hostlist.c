@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,16 +39,22 @@ static int _expand_one(const char *name, GPtrArray *out, const char *whole,
 		unsigned long lo, hi;
 		int width = (int)(dash ? (size_t)(dash - r) : strlen(r));
 
+		errno = 0;
 		lo = strtoul(r, &end, 10);
-		if (end == r || (dash ? end != dash : *end != '\0')) {
+		/* a number past unsigned long is no range (strtoul would give
+		 * ULONG_MAX) */
+		if (end == r || errno == ERANGE ||
+		    (dash ? end != dash : *end != '\0')) {
 			rc = mf_errprintf(errp, "host list '%s': bad range "
 					  "'%s'", whole, r);
 			break;
 		}
 		hi = lo;
 		if (dash) {
+			errno = 0;
 			hi = strtoul(dash + 1, &end, 10);
-			if (end == dash + 1 || *end || hi < lo) {
+			if (end == dash + 1 || *end || errno == ERANGE ||
+			    hi < lo) {
 				rc = mf_errprintf(errp, "host list '%s': bad "
 						  "range '%s'", whole, r);
 				break;
@@ -58,12 +65,15 @@ static int _expand_one(const char *name, GPtrArray *out, const char *whole,
 					  "names", whole, _MAX_NAMES);
 			break;
 		}
-		for (unsigned long n = lo; n <= hi && !rc; n++) {
+		/* up to HI included, with no N past it: HI may be ULONG_MAX */
+		for (unsigned long n = lo; !rc; n++) {
 			char *next = g_strdup_printf("%s%0*lu%s", prefix, width,
 						     n, close + 1);
 
 			rc = _expand_one(next, out, whole, errp);
 			g_free(next);
+			if (n == hi)
+				break;
 		}
 	}
 	if (!ranges[0] || !*body)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * priority_conf: the typed settings the multifactor plugin reads from
- * slurm.conf, with Slurm 22.05's defaults, and the cluster's size from its
- * NodeName and PartitionName lines.
+ * priority_conf: the one reader of the typed settings the multifactor
+ * plugin reads from slurm.conf, with Slurm 22.05's defaults (one table of
+ * keys, readers and defaults in priority_conf.c, which `scontrol show
+ * config` is read through too), and the cluster's size from its NodeName
+ * and PartitionName lines.
  *
  *   PriorityWeightAge, ...Assoc, ...Fairshare, ...JobSize, ...Partition,
  *   ...QOS        unsigned 32-bit (0x.., 0.., a K suffix x1024, UNLIMITED
@@ -55,6 +57,29 @@
  * filled only when CONF is NULL.
  */
 mf_prio_conf_t *mf_prio_conf_read(const mf_conf_t *conf, mf_error_t *errp);
+
+/*
+ * The settings alone of CONF (not NULL), its cluster left empty: the
+ * table's keys, the TRES set, PriorityType and the others, with the conf
+ * reader's warnings first.  mf_prio_conf_read() is this and the cluster.
+ */
+mf_prio_conf_t *mf_prio_conf_settings(const mf_conf_t *conf);
+
+/*
+ * Every setting of the table at its default, the cluster empty: what
+ * mf_prio_conf_read() starts from.  Free with mf_prio_conf_free().
+ */
+mf_prio_conf_t *mf_prio_conf_defaults(void);
+
+/*
+ * Read the one setting P (a key of the table: the Priority* settings but
+ * PriorityType, PriorityWeightTRES and the site factor, and
+ * FairShareDampeningFactor, from any source: `scontrol show config` too)
+ * into PC as mf_prio_conf_read() does.  Returns 0, 1 if P's key is no
+ * setting of the table, -1 for a bad value (the default kept, a warning
+ * added).
+ */
+int mf_prio_conf_take(mf_prio_conf_t *pc, const mf_conf_pair_t *p);
 
 /* Free; NULL is accepted. */
 void mf_prio_conf_free(mf_prio_conf_t *pc);

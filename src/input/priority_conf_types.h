@@ -70,6 +70,9 @@ typedef struct {
 	uint32_t part_max_priority;
 
 	GPtrArray *warnings;     /* char*, one sentence each */
+	GPtrArray *warned;       /* char*, the key each warning is about
+				  * ("" for the conf reader's own and
+				  * those of no one key) */
 } mf_prio_conf_t;
 
 #endif

@@ -9,15 +9,15 @@
 
 #include <glib.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "slurm_release.h"
 
-int mf_cmd_release_option(mf_cmd_release_t *rel, const char *arg)
+int mf_release_pick_option(mf_release_pick_t *rel, const char *arg)
 {
 	mf_error_t e;
 
 	if (mf_release_parse(arg, &rel->release, &e)) {
-		mf_cmd_error("--release: %s", e.text);
+		mf_print_error("--release: %s", e.text);
 		return -1;
 	}
 	g_free(rel->source);
@@ -27,7 +27,7 @@ int mf_cmd_release_option(mf_cmd_release_t *rel, const char *arg)
 
 /* Take TEXT as the release if it is a known one, SOURCE saying where it
  * is; else warn, WHERE leading the message. */
-static bool _release_from(mf_cmd_release_t *rel, const char *text,
+static bool _release_from(mf_release_pick_t *rel, const char *text,
 			  const char *where, const char *source)
 {
 	mf_error_t e;
@@ -85,7 +85,7 @@ static char *_version_in(const char *text, int *line)
 	return first;
 }
 
-void mf_cmd_release_detect(mf_cmd_release_t *rel, const mf_conf_t *conf,
+void mf_release_pick_detect(mf_release_pick_t *rel, const mf_conf_t *conf,
 			   const char *path)
 {
 	const mf_conf_pair_t *p;
@@ -106,7 +106,7 @@ void mf_cmd_release_detect(mf_cmd_release_t *rel, const mf_conf_t *conf,
 	}
 	if (path) {
 		char *dir = g_path_get_dirname(path);
-		char *vpath = g_build_filename(dir, MF_CMD_VERSION_FILE, NULL);
+		char *vpath = g_build_filename(dir, MF_RELEASE_VERSION_FILE, NULL);
 		char *text = NULL;
 		GError *gerr = NULL;
 
@@ -146,7 +146,7 @@ void mf_cmd_release_detect(mf_cmd_release_t *rel, const mf_conf_t *conf,
 			       "release");
 }
 
-void mf_cmd_release_clear(mf_cmd_release_t *rel)
+void mf_release_pick_clear(mf_release_pick_t *rel)
 {
 	g_free(rel->source);
 	rel->source = NULL;

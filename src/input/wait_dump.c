@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job_fields.h"
+#include "priority_conf.h"
 #include "snapshot_dir.h"
 #include "timestr.h"
 #include "wait_dump.h"
@@ -142,62 +143,66 @@ static int _job_line(mf_wait_dump_t *d, char *l, const char *path, int n,
 	st = _job_word(d, l, "StartTime");
 	if (st && g_ascii_isdigit(*st))
 		mf_time_point(st, 0, &d->start_time, NULL);
+	st = _job_word(d, l, "LastSchedEval");
+	if (st && g_ascii_isdigit(*st))
+		mf_time_point(st, 0, &d->last_eval, NULL);
+	d->sched_by = _job_word(d, l, "Scheduler");
 	return 1;
 }
 
-/* A duration of `scontrol show config` ("7-00:00:00", "00:05:00", "5
- * min"). */
-static int _duration(const char *v, uint32_t *secs, const char *path,
-		     int line, mf_error_t *errp)
+/* The backfill settings why names in SchedulerParameters V ("a,b=N,...")
+ * into D; Slurm's defaults (30 s, 1 day) where V has none.  Returns
+ * nothing. */
+static void _sched_params(mf_wait_dump_t *d, const char *v)
 {
-	bool unlimited;
-	char *t = g_strdup(v);
-	int rc;
+	static const char *const keys[2] = { "bf_interval=", "bf_window=" };
+	uint32_t *to[2] = { &d->bf_interval, &d->bf_window };
 
-	if (g_str_has_suffix(t, " min"))   /* PriorityCalcPeriod */
-		sprintf(strstr(t, " min"), ":00");
-	rc = mf_timestr_secs(t, secs, &unlimited, NULL);
-	g_free(t);
-	if (rc)
-		return mf_errprintf(errp, "%s:%d: '%s' is not a duration",
-				    path, line, v);
-	return 0;
+	for (int k = 0; k < 2; k++) {
+		const char *at = strstr(v, keys[k]);
+
+		if (at && (at == v || at[-1] == ','))
+			*to[k] = (uint32_t) strtoul(at + strlen(keys[k]),
+						    NULL, 10);
+	}
 }
 
-/* A "Key = Value" line of `scontrol show config`: the settings read. */
+/* A "Key = Value" line of `scontrol show config`: the Priority* settings
+ * through the one reader of them (priority_conf.h: its parsers and its
+ * defaults) into the mf_prio_conf_t ARG, in scontrol's forms ("5 min",
+ * "(null)" and "" for unset); the others it says that why reads. */
 static int _config_line(mf_wait_dump_t *d, char *l, const char *path, int n,
 			void *arg, mf_error_t *errp)
 {
 	char *eq = strstr(l, " = "), *k, *v;
+	mf_conf_pair_t p;
 
-	(void) arg;
 	if (!eq)
 		return 0;
 	*eq = '\0';
 	k = g_strstrip(l);
 	v = g_strstrip(eq + 3);
-	if (!strcmp(k, "PriorityDecayHalfLife"))
-		return _duration(v, &d->half_life, path, n, errp);
-	if (!strcmp(k, "PriorityMaxAge"))
-		return _duration(v, &d->max_age, path, n, errp);
-	if (!strcmp(k, "PriorityCalcPeriod"))
-		return _duration(v, &d->calc_period, path, n, errp);
-	if (!strcmp(k, "PriorityWeightAge"))
-		return _num(v, &d->weight_age, path, n, k, errp);
-	if (!strcmp(k, "PriorityWeightFairShare"))
-		return _num(v, &d->weight_fs, path, n, k, errp);
-	if (!strcmp(k, "PriorityWeightQOS"))
-		return _num(v, &d->weight_qos, path, n, k, errp);
-	if (!strcmp(k, "PriorityWeightPartition"))
-		return _num(v, &d->weight_part, path, n, k, errp);
-	if (!strcmp(k, "FairShareDampeningFactor"))
-		d->damp = (uint16_t) strtoul(v, NULL, 10);
-	else if (!strcmp(k, "PrivateData"))
+	if (!strcmp(k, "PrivateData"))
 		d->private_data = _keep(d, v);
 	else if (!strcmp(k, "PriorityFlags"))
 		d->priority_flags = _keep(d, v);
+	else if (!strcmp(k, "SlurmUser"))
+		d->slurm_user = _keep(d, v);
 	else if (!strcmp(k, "AccountingStorageEnforce"))
 		d->safe_limits = strstr(v, "safe") != NULL;
+	else if (!strcmp(k, "SchedulerType"))
+		d->sched_type = _keep(d, v);
+	else if (!strcmp(k, "SchedulerParameters"))
+		_sched_params(d, v);
+	if (!*v || !strcmp(v, "(null)"))
+		return 0;
+	if (g_str_has_suffix(v, " min"))   /* PriorityCalcPeriod */
+		*strstr(v, " min") = '\0';
+	p = (mf_conf_pair_t) { .key = k, .value = v, .file = (char *) path,
+			       .line = n };
+	if (mf_prio_conf_take(arg, &p) < 0)
+		return mf_errprintf(errp, "%s:%d: %s '%s' is not a value "
+				    "scontrol prints", path, n, k, v);
 	return 0;
 }
 
@@ -458,6 +463,25 @@ static int _optional(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The settings of DIR's config dump into D, the defaults (the one
+ * reader's) for the keys it lacks.  Returns 0, or -1 with errp set. */
+static int _read_config(const char *dir, mf_wait_dump_t *d, mf_error_t *errp)
+{
+	mf_prio_conf_t *pc = mf_prio_conf_defaults();
+	int rc = _each_line(dir, MF_SNAP_CONFIG, d, _config_line, pc, errp);
+
+	d->half_life = pc->decay_half_life;
+	d->max_age = pc->max_age;
+	d->calc_period = pc->calc_period;
+	d->weight_age = pc->weight_age;
+	d->weight_fs = pc->weight_fs;
+	d->weight_qos = pc->weight_qos;
+	d->weight_part = pc->weight_part;
+	d->damp = pc->fs_damp;
+	mf_prio_conf_free(pc);
+	return rc < 0 ? -1 : 0;
+}
+
 int mf_wait_dump_load(const char *dir, const char *job_id,
 		      mf_wait_dump_t *d, mf_error_t *errp)
 {
@@ -479,20 +503,66 @@ int mf_wait_dump_load(const char *dir, const char *job_id,
 			     job_id, dir, MF_SNAP_JOBS);
 		return 1;
 	}
-	/* defaults: Slurm's, for a dump without the keys */
-	d->half_life = d->max_age = 7 * 86400;
-	d->calc_period = 300;
-	d->damp = 1;
 	d->sprio = g_array_new(FALSE, TRUE, sizeof(mf_wait_sprio_t));
 	d->sshare = g_ptr_array_new_with_free_func(_sshare_free);
+	d->bf_interval = 30;
+	d->bf_window = 1440;
 	/* an empty sprio dump: nothing pending the user may see (sprio said
 	 * so on stderr) */
-	if (_each_line(dir, MF_SNAP_CONFIG, d, _config_line, NULL, errp) ||
+	if (_read_config(dir, d, errp) ||
 	    _each_line(dir, MF_SNAP_SPRIO, d, _sprio_row, NULL, errp) ||
 	    _each_line(dir, MF_SNAP_SSHARE, d, _sshare_row, NULL, errp) ||
 	    _optional(dir, d, errp))
 		return -1;
 	return 0;
+}
+
+/* What the pass of mf_wait_dump_load_jobs() fills. */
+typedef struct {
+	mf_wait_dump_t *base, *out;
+	char **ids;
+} _jobs_t;
+
+/* A line of the jobs dump: the line of any of ARG's jobs not yet found
+ * is parsed into a copy of the base.  Returns 0, or -1. */
+static int _jobs_line(mf_wait_dump_t *d, char *l, const char *path, int n,
+		      void *arg, mf_error_t *errp)
+{
+	_jobs_t *j = arg;
+
+	(void) d;
+	for (guint i = 0; j->ids[i]; i++) {
+		mf_wait_dump_t *o = &j->out[i];
+
+		if (o->job || !_may_be(l, j->ids[i]))
+			continue;
+		*o = *j->base;
+		o->job = NULL;
+		if (_job_line(o, l, path, n, j->ids[i], errp) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int mf_wait_dump_load_jobs(const char *dir, mf_wait_dump_t *base,
+			   char **ids, mf_wait_dump_t *out, mf_error_t *errp)
+{
+	_jobs_t j = { .base = base, .out = out, .ids = ids };
+
+	_keep(base, "");        /* the copies add to base's strings */
+	if (_each_line(dir, MF_SNAP_JOBS, base, _jobs_line, &j, errp))
+		return -1;
+	for (guint i = 0; ids[i]; i++)
+		if (!out[i].job)
+			return mf_errprintf(errp, "job %s is not in %s/%s",
+					    ids[i], dir, MF_SNAP_JOBS);
+	return 0;
+}
+
+void mf_wait_dump_clear_job(mf_wait_dump_t *d)
+{
+	mf_job_line_free(d->job);
+	memset(d, 0, sizeof(*d));
 }
 
 void mf_wait_dump_clear(mf_wait_dump_t *d)

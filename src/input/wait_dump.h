@@ -123,7 +123,16 @@ typedef struct {
 	GStringChunk *strings;   /* owns the strings below */
 	const char *dependency;  /* Dependency=, or NULL ("(null)") */
 	const char *reservation; /* Reservation=, or NULL */
-	time_t start_time;       /* StartTime= (0: Unknown) */
+	time_t start_time;       /* StartTime= (0: Unknown): for a pending
+				  * job the scheduler's estimate, never
+				  * before the dump's time, or its begin
+				  * time */
+	time_t last_eval;        /* LastSchedEval= (0: Unknown) */
+	const char *sched_by;    /* Scheduler= ("Main", "Backfill"), or
+				  * NULL */
+	const char *sched_type;  /* SchedulerType, or NULL: not shown */
+	uint32_t bf_interval;    /* SchedulerParameters bf_interval=, s */
+	uint32_t bf_window;      /* SchedulerParameters bf_window=, min */
 	/* scontrol show config */
 	uint32_t half_life;      /* PriorityDecayHalfLife, seconds */
 	uint32_t max_age;        /* PriorityMaxAge, seconds */
@@ -132,6 +141,7 @@ typedef struct {
 	uint16_t damp;           /* FairShareDampeningFactor */
 	const char *private_data;    /* PrivateData, e.g. "jobs,usage" */
 	const char *priority_flags;
+	const char *slurm_user;  /* SlurmUser, e.g. "slurm(64030)" */
 	bool safe_limits;        /* AccountingStorageEnforce has "safe" */
 	GArray *sprio;           /* mf_wait_sprio_t, in sprio's order */
 	GPtrArray *sshare;       /* mf_wait_sshare_t*, in sshare's order */
@@ -156,6 +166,22 @@ int mf_wait_dump_load(const char *dir, const char *job_id,
 
 /* Free what D holds; a zeroed one is accepted.  Returns nothing. */
 void mf_wait_dump_clear(mf_wait_dump_t *d);
+
+/*
+ * Many jobs of one directory, its dumps read once: for each of the job
+ * ids IDS (NULL-terminated), a copy of BASE (as mf_wait_dump_load() left
+ * it, for any job of DIR) into OUT[i] (zeroed) with that job's line of
+ * DIR's jobs dump, found in one pass.  The copies share BASE's arrays and
+ * strings: clear each with mf_wait_dump_clear_job(), then BASE with
+ * mf_wait_dump_clear().  Returns 0, or -1 with errp naming a job that is
+ * not there or the line that is wrong.
+ */
+int mf_wait_dump_load_jobs(const char *dir, mf_wait_dump_t *base,
+			   char **ids, mf_wait_dump_t *out, mf_error_t *errp);
+
+/* Free what a copy of mf_wait_dump_load_jobs() holds of its own (a
+ * zeroed one is accepted).  Returns nothing. */
+void mf_wait_dump_clear_job(mf_wait_dump_t *d);
 
 /* The count of TRES NAME in a "name=N,..." list S (sshare's GrpTRESMins,
  * GrpTRESRaw, TRESRunMins).  Returns it, or -1 if S has none. */

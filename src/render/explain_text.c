@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "explain_text.h"
 #include "priority_flags.h"
 #include "release.h"

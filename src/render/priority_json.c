@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "priority_flags.h"
 #include "priority_explain.h"
 #include "priority_json.h"

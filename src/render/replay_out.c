@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "json_out.h"
 #include "markup.h"
 #include "replay_out.h"
@@ -429,7 +429,7 @@ int mf_replay_svg(const mf_rctx_t *c, const bool *sel, const char *path)
 	int shown = 0;
 
 	if (!out) {
-		mf_cmd_error("--svg %s: cannot write it", path);
+		mf_print_error("--svg %s: cannot write it", path);
 		return MF_EXIT_INPUT;
 	}
 	_svg_axes(out, c->s[0].times);
@@ -442,7 +442,7 @@ int mf_replay_svg(const mf_rctx_t *c, const bool *sel, const char *path)
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n"
 		"</svg>\n", SVG_L, SVG_H - 8, mf_replay_note);
 	if (out != stdout ? fclose(out) : fflush(out)) {
-		mf_cmd_error("--svg %s: write failed", path);
+		mf_print_error("--svg %s: write failed", path);
 		return MF_EXIT_INPUT;
 	}
 	return MF_EXIT_OK;

@@ -84,11 +84,19 @@
      "The user's factor from 0 to 1 that PriorityWeightFairshare multiplies; higher is served sooner."]
   ];
 
-  /* --- the page's parts */
+  /* --- the page's parts: links to each first, so that the queue is one
+   * click from the first view */
+  var npend = 0;
+  (QU ? QU.partitions : []).forEach(function (p) { npend += p.rows; });
+  app.appendChild(el("nav", { id: "tabs", "aria-label": "Parts of the page" },
+    "<a href=\"#tree-section\">Association tree</a><a id=\"to-queue\" href=\"#queue-section\">Queue (" + npend +
+    " pending rows)</a><a id=\"to-history\" href=\"#history-section\">History</a>" +
+    "<a href=\"#settings-section\">Settings and findings</a>"));
   app.appendChild(el("section", { id: "tree-section", "aria-labelledby": "tree-h" },
     "<h2 id=\"tree-h\">Association tree</h2>" +
     "<p class=\"source\">An icicle on its side: each column is one level of the tree, each box's height " +
-    "its shares among its siblings. Click or Enter on an account to zoom into it, Escape to go back; " +
+    "its shares among its siblings; where a level has more children than can be named, the ones of largest gap between usage " +
+    "and shares come first in equal boxes, the others in one \u201c+N more\u201d box that opens a sortable list. Click or Enter on an account to zoom into it, Escape to go back; " +
     "hover or focus a box for its figures.</p>" +
     "<div class=\"bar-row\"><form id=\"find-form\"><label for=\"find\">Find an account or user </label>" +
     "<input id=\"find\" list=\"names\" autocomplete=\"off\" size=\"24\" placeholder=\"name or account/user\">" +
@@ -97,7 +105,10 @@
     "<nav id=\"crumbs\" aria-label=\"Zoomed into\"></nav></div>" +
     "<div class=\"legend\" id=\"legend\"></div>" +
     "<div id=\"tree-wrap\"><div id=\"icicle\" role=\"group\" aria-label=\"association tree\"></div>" +
-    "<aside id=\"info\" aria-live=\"polite\"><h3 id=\"info-name\">Hover or focus a box</h3><dl id=\"info-dl\"></dl></aside></div>" +
+    "<aside id=\"info\" aria-live=\"polite\"><div id=\"summary\"></div><div id=\"detail\" hidden><button id=\"to-sum\" type=\"button\">Cluster summary</button>" +
+    "<h3 id=\"info-name\"></h3><dl id=\"info-dl\"></dl></div></aside></div>" +
+    "<div id=\"more-list\" hidden><h3 id=\"more-h\"></h3><button id=\"more-close\" type=\"button\">Close</button>" +
+    "<div id=\"more-scroll\"></div></div>" +
     "<datalist id=\"names\"></datalist>"));
   app.appendChild(el("section", { id: "queue-section", "aria-labelledby": "queue-h" },
     "<h2 id=\"queue-h\">Queue</h2>" +
@@ -107,10 +118,20 @@
     "<label>Highlight user <input id=\"f-mark\" list=\"names\" size=\"14\"></label></div>" +
     "<div class=\"legend\" id=\"factor-legend\"></div><p id=\"queue-note\"></p><div id=\"queue\"></div>" +
     "<datalist id=\"acct-names\"></datalist>"));
+  /* the History section (report_history.js): each account's usage
+   * against its shares over --history's snapshots, or where they come
+   * from; NOWROW: the accounts' rows of this page's snapshot */
+  var HI = data("data-history"), nowRow = {};
+  (FS ? FS.rows : []).forEach(function (r) { if (!r.user) nowRow[r.account] = r; });
+  var histEl = el("section", { id: "history-section", "aria-labelledby": "hist-h" },
+    mfHistory.section(HI, nowRow, esc));
+  app.appendChild(histEl);
+  mfHistory.wire(histEl, HI, nowRow, esc);
   app.appendChild(el("section", { id: "settings-section", "aria-labelledby": "set-h" },
     "<h2 id=\"set-h\">Settings and findings</h2><div id=\"findings\"></div><div id=\"settings\"></div>"));
 
-  var ice = document.getElementById("icicle");
+  var ice = document.getElementById("icicle"), moreOf = {};
+  var WT = data("data-waits");
   var view = root, history = [];
 
   function fmt(v) { return v == null ? "(none)" : String(v); }
@@ -123,7 +144,56 @@
         esc(fmt(r[k[0]])) + "</dd><dd class=\"help\">" + k[2] + "</dd>";
     });
     document.getElementById("info-dl").innerHTML = h;
+    document.getElementById("summary").hidden = true;
+    document.getElementById("detail").hidden = false;
   }
+  function showSummary() {
+    document.getElementById("summary").hidden = false;
+    document.getElementById("detail").hidden = true;
+  }
+  var sumEl = document.getElementById("summary");
+  sumEl.innerHTML = mfRank.summary(nodes, WT, esc);
+  document.getElementById("to-sum").addEventListener("click", showSummary);
+  ice.addEventListener("mouseleave", showSummary);
+  /* the "+N more" list of the children of node PID */
+  var moreState = { pid: null, key: "gap", desc: true };
+  function openMore(pid) {
+    var rest = moreOf[pid];
+    if (!rest) return;
+    moreState.pid = pid;
+    var box = document.getElementById("more-list");
+    document.getElementById("more-h").textContent = rest.length + " more " +
+      (rest[0].row.user ? "users" : "accounts") + " in " + nodes[pid].name + " (click a heading to sort)";
+    document.getElementById("more-scroll").innerHTML = mfRank.moreTable(rest, moreState.key, moreState.desc, esc);
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+  }
+  document.getElementById("more-list").addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest("button[data-sort], a[data-id]") : null;
+    if (!t) return;
+    e.preventDefault();
+    if (t.dataset.sort) {
+      if (moreState.key === t.dataset.sort) moreState.desc = !moreState.desc;
+      else { moreState.key = t.dataset.sort; moreState.desc = t.dataset.sort !== "name"; }
+      openMore(moreState.pid);
+    } else {
+      var n = nodes[+t.dataset.id];
+      document.getElementById("more-list").hidden = true;
+      zoomTo(n.row.user ? n.parent : n);
+      showInfo(n);
+    }
+  });
+  document.getElementById("more-close").addEventListener("click", function () {
+    document.getElementById("more-list").hidden = true;
+  });
+  sumEl.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest("a[data-id]") : null;
+    if (!a) return;
+    e.preventDefault();
+    var n = nodes[+a.dataset.id];
+    if (n.parent) zoomTo(n.parent);
+    showInfo(n);
+  });
 
   /* draw VIEW's subtree sideways: a column per level that has a box to
    * show (the view's own a narrow one), each box's height its share of
@@ -131,24 +201,44 @@
    * px) high */
   function draw() {
     var W = ice.clientWidth, H = ice.clientHeight, boxes = [], cols = 1;
+    /* a crowded level: its leading children by gap, the rest in one
+     * "+N more" box (mfRank.layout, report_rank.js) */
     (function place(n, y, h, d) {
       boxes.push([n, y, h, d]);
       cols = Math.max(cols, d + 1);
-      var sum = 0;
-      n.kids.forEach(function (k) { sum += weight(k); });
-      if (!sum) return;
-      n.kids.forEach(function (k) {
-        var kh = h * weight(k) / sum;
-        if (kh >= 1) place(k, y, kh, d + 1);
-        y += kh;
+      var kids = mfRank.layout(n, y, h, weight);
+      kids.forEach(function (k) {
+        if (k[0]) { if (k[2] >= 1) place(k[0], k[1], k[2], d + 1); }
+        else {
+          boxes.push([{ more: kids.rest, parent: n }, k[1], k[2], d + 1]);
+          cols = Math.max(cols, d + 2);
+        }
       });
     })(view, 0, H, 0);
     var first = cols > 1 ? Math.min(120, W / cols) : W;
     var cw = cols > 1 ? (W - first) / (cols - 1) : W;
     var frag = document.createDocumentFragment();
     ice.innerHTML = "";
+    moreOf = {};
     boxes.forEach(function (p) {
       var n = p[0], h = p[2], d = p[3];
+      if (n.more) {
+        var m = document.createElement("div"), users = n.more[0].row.user;
+        m.className = "box more";
+        m.style.left = (d ? first + (d - 1) * cw : 0) + "px";
+        m.style.top = p[1] + "px";
+        m.style.width = (d ? cw : first) + "px";
+        m.style.height = h + "px";
+        m.tabIndex = 0;
+        m.setAttribute("role", "button");
+        m.dataset.more = n.parent.id;
+        m.dataset.depth = d;
+        m.textContent = "+" + n.more.length + " more " + (users ? "users" : "accounts");
+        m.setAttribute("aria-label", m.textContent + " in " + n.parent.name);
+        moreOf[n.parent.id] = n.more;
+        frag.appendChild(m);
+        return;
+      }
       var b = document.createElement("div"), t = shade(n);
       b.className = "box" + (n.row.user ? " user" : "") + (t != null && t < 0.55 ? " dark" : "");
       b.style.left = (d ? first + (d - 1) * cw : 0) + "px";
@@ -192,13 +282,23 @@
   }
   function boxNode(e) {
     var b = e.target.closest ? e.target.closest(".box") : null;
-    return b ? nodes[+b.dataset.id] : null;
+    return b && b.dataset.id != null ? nodes[+b.dataset.id] : null;
+  }
+  function moreBox(e) {
+    var b = e.target.closest ? e.target.closest(".box.more") : null;
+    return b ? b.dataset.more : null;
   }
   ice.addEventListener("click", function (e) {
+    if (moreBox(e) != null) { openMore(moreBox(e)); return; }
     var n = boxNode(e);
     if (n && !n.row.user) { zoomTo(n); var b = ice.querySelector(".box"); if (b) b.focus(); }
   });
   ice.addEventListener("keydown", function (e) {
+    if (moreBox(e) != null && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      openMore(moreBox(e));
+      return;
+    }
     var n = boxNode(e);
     if (n && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();

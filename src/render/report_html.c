@@ -31,6 +31,27 @@ static void _asset(FILE *out, const char *const *lines)
 		fputs(*lines, out);
 }
 
+void mf_qwait_json(FILE *out, const GArray *w, guint max)
+{
+	mf_json_t j;
+
+	mf_json_init(&j, out);
+	mf_json_begin_array(&j, NULL);
+	for (guint i = 0; i < w->len && (!max || i < max); i++) {
+		const mf_qwait_acct_t *a =
+			&g_array_index(w, mf_qwait_acct_t, i);
+
+		mf_json_begin_array(&j, NULL);
+		mf_json_string(&j, NULL, a->account);
+		mf_json_uint(&j, NULL, a->jobs);
+		mf_json_uint(&j, NULL, (guint64)a->median);
+		mf_json_uint(&j, NULL, (guint64)a->longest);
+		mf_json_end_array(&j);
+	}
+	mf_json_end_array(&j);
+	mf_json_finish(&j);
+}
+
 void mf_qtop_json(FILE *out, const mf_qtop_t *q)
 {
 	mf_json_t j;
@@ -94,14 +115,23 @@ int mf_report_html(FILE *out, const mf_report_t *r)
 	mf_markup_text(out, r->source);
 	fputs(", by mfprio report: the figures of <code>mfprio fairshare "
 	      "--json</code>, <code>mfprio priority --json</code> and "
-	      "<code>mfprio check --json</code>.</p></header>\n"
+	      "<code>mfprio check --json</code>", out);
+	if (r->history_dir) {
+		fputs("; history from the snapshots in ", out);
+		mf_markup_text(out, r->history_dir);
+	}
+	fputs(".</p></header>\n"
 	      "<main id=\"app\"><noscript>This page needs JavaScript.</noscript>"
 	      "</main>\n", out);
 	_data(out, "data-fairshare", r->fairshare_json);
 	_data(out, "data-priority", r->priority_json);
 	_data(out, "data-check", r->check_json);
 	_data(out, "data-queue", r->queue_json);
+	_data(out, "data-waits", r->waits_json);
+	_data(out, "data-history", r->history_json);
 	fputs("<script>\n", out);
+	_asset(out, mf_report_rank_js);
+	_asset(out, mf_report_history_js);
 	_asset(out, mf_report_js);
 	fputs("</script>\n</body>\n</html>\n", out);
 	return ferror(out) ? -1 : 0;

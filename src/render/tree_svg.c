@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "level_fs.h"
 #include "markup.h"
 #include "tree_svg.h"
@@ -48,6 +48,15 @@ static void _lfs_color(long double l, char buf[8])
 	_fs_color(0.5 + log2((double) l) / 4, buf);
 }
 
+/* A left-aligned text at X, Y.  Returns nothing. */
+static void _svg_ltext(FILE *out, double x, double y, const char *s)
+{
+	fprintf(out, "<text x=\"%.2f\" y=\"%.2f\" style=\"text-anchor:start\">",
+		x, y);
+	mf_markup_text(out, s);
+	fputs("</text>", out);
+}
+
 typedef struct {
 	FILE *out;
 	const mf_tview_t *v;
@@ -57,19 +66,18 @@ typedef struct {
 
 /* One box: its tooltip TITLE (XML-escaped here), LABEL drawn in it when it
  * fits. */
-static void _svg_box(_svg_t *sv, int row, double x, double w,
-		     const char *fill, const char *title, const char *label)
+static void _svg_box_at(_svg_t *sv, double y, double x, double w,
+			const char *fill, const char *title, const char *label,
+			bool left)
 {
-	double y = TOP + ROW_H * row;
-
-	if (row > sv->depth)
-		sv->depth = row;
 	fprintf(sv->out, "<g><title>");
 	mf_markup_text(sv->out, title);
 	fprintf(sv->out, "</title><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 		"height=\"%.2f\" fill=\"%s\" stroke=\"#ffffff\"/>",
 		x, y, w > 1 ? w : 1, ROW_H - 2, fill);
-	if (w >= 7.0 * (double) g_utf8_strlen(label, -1) + 6) {
+	if (left) {
+		_svg_ltext(sv->out, x + 6, y + ROW_H / 2 + 3, label);
+	} else if (w >= 7.0 * (double) g_utf8_strlen(label, -1) + 6) {
 		fprintf(sv->out, "<text x=\"%.2f\" y=\"%.2f\">", x + w / 2,
 			y + ROW_H / 2 + 3);
 		mf_markup_text(sv->out, label);
@@ -86,6 +94,15 @@ static void _svg_box(_svg_t *sv, int row, double x, double w,
 		g_free(cut);
 	}
 	fputs("</g>\n", sv->out);
+}
+
+/* One box in ROW of the icicle (see _svg_box_at).  Returns nothing. */
+static void _svg_box(_svg_t *sv, int row, double x, double w,
+		     const char *fill, const char *title, const char *label)
+{
+	if (row > sv->depth)
+		sv->depth = row;
+	_svg_box_at(sv, TOP + ROW_H * row, x, w, fill, title, label, false);
 }
 
 /* The width the boxes under A need so that none is narrower than V's
@@ -203,9 +220,11 @@ static double *_svg_widths(const GPtrArray *items, const mf_tview_t *v, double w
 }
 
 /* The box of IT, a summary of some of A's children (folded users, more
- * children, the levels below), in ROW at X, W wide.  Returns nothing. */
-static void _svg_summary(_svg_t *sv, const mf_assoc_t *a, const mf_titem_t *it,
-			 int row, double x, double w)
+ * children, the levels below), at X, Y, W wide, its label at the LEFT or
+ * centred.  Returns nothing. */
+static void _svg_summary_at(_svg_t *sv, const mf_assoc_t *a,
+			    const mf_titem_t *it, double y, double x, double w,
+			    bool left)
 {
 	char col[8];
 	char *label = mf_tview_sum_label(it), *title;
@@ -226,10 +245,177 @@ static void _svg_summary(_svg_t *sv, const mf_assoc_t *a, const mf_titem_t *it,
 			it->kind == ITEM_MORE ? ": the children whose "
 			"usage is closest to their shares" : "");
 	}
-	_svg_box(sv, row, x, w, col, title, label);
+	_svg_box_at(sv, y, x, w, col, title, label, left);
 	g_free(label);
 	g_free(title);
 }
+
+/* The box of summary IT under A in ROW of the icicle.  Returns nothing. */
+static void _svg_summary(_svg_t *sv, const mf_assoc_t *a, const mf_titem_t *it,
+			 int row, double x, double w)
+{
+	if (row > sv->depth)
+		sv->depth = row;
+	_svg_summary_at(sv, a, it, TOP + ROW_H * row, x, w, false);
+}
+
+/* The fill of A's box into COL.  Returns nothing. */
+static void _node_color(const _svg_t *sv, const mf_assoc_t *a, char col[8])
+{
+	if (!a->user && sv->algo == MF_FS_FAIR_TREE)
+		_lfs_color(a == sv->v->top && !a->parent ? NAN : a->level_fs,
+			   col);
+	else
+		_fs_color(a->fs_factor, col);
+}
+
+static double _nan0(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+/*
+ * The list layout, for a view with a level too wide for an icicle (more
+ * than ICICLE_MAX items under an account): a row per association, as in
+ * the text, indented by depth; its name in full in a box of its colour,
+ * two bars (its part of the parent's shares, of its usage: red over the
+ * shares, green under, scaled to the widest among its siblings) and the
+ * figures, then its folded users as a box; a summary ("+K more", "below")
+ * a grey row of its own.
+ */
+#define ICICLE_MAX 12
+#define LIST_IND 16.0
+#define LIST_BAR 240.0
+#define LIST_NUM 250.0
+#define CHAR_W 7.0
+#define LIST_W 1200.0           /* the note at the bottom fits */
+
+typedef struct {
+	double name_w, sum_w;    /* the name and the folded users columns */
+	int row;                 /* the next row */
+} _list_t;
+
+/* The widest label of the list of A (at indent IND) into L. */
+static void _list_measure(const mf_assoc_t *a, const mf_tview_t *v,
+			  double ind, _list_t *l)
+{
+	const char *name = a->user ? a->user : a->acct;
+	GPtrArray *items = mf_tview_items(a, v);
+
+	l->name_w = MAX(l->name_w, ind + CHAR_W * g_utf8_strlen(name, -1) + 14);
+	for (guint i = 0; i < items->len; i++) {
+		const mf_titem_t *it = items->pdata[i];
+		char *label;
+
+		if (it->kind == ITEM_ASSOC) {
+			_list_measure(it->a, v, ind + LIST_IND, l);
+			continue;
+		}
+		label = mf_tview_sum_label(it);
+		if (it->kind == ITEM_USERS)
+			l->sum_w = MAX(l->sum_w, CHAR_W * g_utf8_strlen(label, -1) + 14);
+		else
+			l->name_w = MAX(l->name_w, ind + LIST_IND + CHAR_W *
+					g_utf8_strlen(label, -1) + 14);
+		g_free(label);
+	}
+	g_ptr_array_free(items, TRUE);
+}
+
+/* The figures of a row: parts SHARE and USAGE of the parent's (NAN:
+ * none), their bars scaled to SCALE when BARS.  Returns nothing. */
+static void _list_figs(_svg_t *sv, const _list_t *l, double y, double share,
+		       double usage, double scale, bool bars)
+{
+	double xb = 10 + l->name_w + 8, xn = xb + LIST_BAR + 8;
+	char buf[96];
+
+	if (bars && scale > 0) {
+		if (!isnan(share))
+			fprintf(sv->out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+				"height=\"9\" fill=\"#4a7ab0\"/>", xb, y + 4,
+				LIST_BAR * MIN(share / scale, 1));
+		if (!isnan(usage))
+			fprintf(sv->out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+				"height=\"9\" fill=\"%s\"/>", xb, y + 15,
+				LIST_BAR * MIN(usage / scale, 1),
+				!isnan(share) && usage > share ? "#d70030" :
+				"#00af30");
+	}
+	if (isnan(share) && isnan(usage))
+		return;
+	snprintf(buf, sizeof(buf), "shares %s%.1f%%, usage %.1f%%%s",
+		 isnan(share) ? "parent " : "", isnan(share) ? 0 : 100 * share,
+		 isnan(usage) ? 0 : 100 * usage, bars ? "" : " in sum");
+	if (isnan(share))
+		snprintf(buf, sizeof(buf), "shares parent, usage %.1f%%",
+			 isnan(usage) ? 0 : 100 * usage);
+	_svg_ltext(sv->out, xn, y + ROW_H / 2 + 3, buf);
+}
+
+/* The widest part of the parent's shares or usage among ITEMS (for the
+ * bars).  Returns it. */
+static double _list_scale(const GPtrArray *items)
+{
+	double m = 0;
+
+	for (guint i = 0; i < items->len; i++) {
+		const mf_titem_t *it = items->pdata[i];
+
+		if (it->kind != ITEM_ASSOC)
+			continue;
+		m = MAX(m, _nan0(mf_tview_share_part(it->a)));
+		m = MAX(m, _nan0(mf_tview_usage_part(it->a)));
+	}
+	return m;
+}
+
+/* The row of A at indent IND (bars scaled to SCALE), the rows of what is
+ * under it after.  Returns nothing. */
+static void _svg_list(_svg_t *sv, _list_t *l, const mf_assoc_t *a,
+		      double ind, double scale)
+{
+	const char *name = a->user ? a->user : a->acct;
+	double y = TOP + ROW_H * l->row, cs;
+	char col[8], *title = _svg_title(a);
+	GPtrArray *items = mf_tview_items(a, sv->v);
+
+	sv->depth = MAX(sv->depth, l->row);
+	l->row++;
+	_node_color(sv, a, col);
+	fputs("<g><title>", sv->out);
+	mf_markup_text(sv->out, title);
+	fprintf(sv->out, "</title><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		"height=\"%.2f\" fill=\"%s\" stroke=\"#ffffff\"/>", 10 + ind, y,
+		l->name_w - ind, ROW_H - 2, col);
+	_svg_ltext(sv->out, 10 + ind + 6, y + ROW_H / 2 + 3, name);
+	_list_figs(sv, l, y, mf_tview_share_part(a), mf_tview_usage_part(a),
+		   scale, true);
+	fputs("</g>\n", sv->out);
+	g_free(title);
+	cs = _list_scale(items);
+	for (guint i = 0; i < items->len; i++) {
+		const mf_titem_t *it = items->pdata[i];
+		double sx = 10 + l->name_w + 16 + LIST_BAR + LIST_NUM;
+		double sy = TOP + ROW_H * l->row;
+
+		if (it->kind == ITEM_ASSOC) {
+			_svg_list(sv, l, it->a, ind + LIST_IND, cs);
+		} else if (it->kind == ITEM_USERS) {
+			_svg_summary_at(sv, a, it, y, sx, l->sum_w, false);
+		} else {
+			sv->depth = MAX(sv->depth, l->row);
+			l->row++;
+			_svg_summary_at(sv, a, it, sy, 10 + ind + LIST_IND,
+					l->name_w - ind - LIST_IND, true);
+			_list_figs(sv, l, sy, it->kind == ITEM_MORE ?
+				   it->sum.share : NAN, it->kind == ITEM_MORE ?
+				   it->sum.usage : NAN, cs, false);
+		}
+	}
+	g_ptr_array_free(items, TRUE);
+}
+
 
 /* The box of A at X, W wide, and under it the boxes of its children in
  * the view.  Returns nothing. */
@@ -243,11 +429,7 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 	GPtrArray *items;
 	double *cws;
 
-	if (!a->user && sv->algo == MF_FS_FAIR_TREE)
-		_lfs_color(a == sv->v->top && !a->parent ? NAN : a->level_fs,
-			   col);
-	else
-		_fs_color(a->fs_factor, col);
+	_node_color(sv, a, col);
 	_svg_box(sv, row, x, w, col, title, name);
 	g_free(title);
 
@@ -268,7 +450,8 @@ static void _svg_node(_svg_t *sv, const mf_assoc_t *a, double x, double w)
 
 /* The SVG's opening of a picture W wide and H high for ALGO: the
  * gradient, the style and the title.  Returns nothing. */
-static void _svg_head(FILE *out, double W, double h, mf_fs_algo_t algo)
+static void _svg_head(FILE *out, double W, double h, mf_fs_algo_t algo,
+		      bool list)
 {
 	bool ft = algo == MF_FS_FAIR_TREE;
 
@@ -284,9 +467,11 @@ static void _svg_head(FILE *out, double W, double h, mf_fs_algo_t algo)
 		"<style>text { text-anchor: middle; }</style>\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
 		"<text x=\"%.0f\" y=\"22\" font-size=\"15\">Associations: "
-		"width = part of the parent's shares, colour = %s (%s)"
+		"%s, colour = %s (%s)"
 		"</text>\n", W + 20, h, W + 20, h,
-		(W + 20) / 2, ft ? "fair-share factor of users, level "
+		(W + 20) / 2, list ? "bars = part of the parent's shares "
+		"(blue) and usage (red: over the shares)" :
+		"width = part of the parent's shares", ft ? "fair-share factor of users, level "
 		"fair-share of accounts" : "fair-share factor",
 		mf_fs_algo_name(algo));
 }
@@ -329,28 +514,38 @@ int mf_tree_write_svg(const char *path, const mf_tree_t *t,
 	_svg_t sv = { .v = v, .algo = algo };
 	bool ft = algo == MF_FS_FAIR_TREE;
 	double h, ly, W = v->width > 0 ? v->width : SVG_W;
+	bool list = mf_tview_widest(v->top, v) > ICICLE_MAX;
+	_list_t l = { 0 };
 
-	/* wide enough for every box's minimum */
-	W = MAX(W, _need(v->top, v));
+	if (list) {
+		_list_measure(v->top, v, 0, &l);
+		W = MAX(LIST_W, l.name_w + 16 + LIST_BAR + LIST_NUM + l.sum_w);
+	} else {
+		/* wide enough for every box's minimum */
+		W = MAX(W, _need(v->top, v));
+	}
 
 	(void) t;
 	if (!out) {
-		mf_cmd_error("--svg %s: cannot write it", path);
+		mf_print_error("--svg %s: cannot write it", path);
 		return MF_EXIT_INPUT;
 	}
 	/* the boxes first, to know how many rows there are */
 	sv.out = open_memstream(&body, &body_len);
 	if (!sv.out) {
-		mf_cmd_error("--svg %s: out of memory", path);
+		mf_print_error("--svg %s: out of memory", path);
 		if (out != stdout)
 			fclose(out);
 		return MF_EXIT_INPUT;
 	}
-	_svg_node(&sv, v->top, 10, W);
+	if (list)
+		_svg_list(&sv, &l, v->top, 0, 0);
+	else
+		_svg_node(&sv, v->top, 10, W);
 	fclose(sv.out);
 	ly = TOP + ROW_H * (sv.depth + 1) + 20;
 	h = ly + (ft ? 80 : 50);
-	_svg_head(out, W, h, algo);
+	_svg_head(out, W, h, algo, list);
 	fwrite(body, 1, body_len, out);
 	free(body);
 	_svg_legend(out, ly, ft);
@@ -360,7 +555,7 @@ int mf_tree_write_svg(const char *path, const mf_tree_t *t,
 			h - 6, note);
 	fputs("</svg>\n", out);
 	if (out != stdout ? fclose(out) : fflush(out)) {
-		mf_cmd_error("--svg %s: write failed", path);
+		mf_print_error("--svg %s: write failed", path);
 		return MF_EXIT_INPUT;
 	}
 	return MF_EXIT_OK;

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "json_out.h"
+#include "text_count.h"
 #include "text_time.h"
 #include "wait_out.h"
 
@@ -72,10 +73,11 @@ static void _runmins_text(FILE *out, const mf_wait_t *w)
 	const mf_wait_limit_t *l = &w->limit;
 	char *when;
 
-	_say(out, "Your association %s/%s has a limit of %.0f %s-minutes "
+	_say(out, "Your association %s/%s has a limit of %.0f %s-%s "
 	     "(GrpTRESRunMins) on its running jobs; they have %.0f still to "
 	     "run (sshare), and this job asks %.0f (CPUs x time limit).",
-	     l->at->account, l->at->user, l->limit, l->tres, l->running,
+	     l->at->account, l->at->user, l->limit, l->tres,
+	     mf_text_n(l->limit, "minute", "minutes"), l->running,
 	     l->asked);
 	if (!w->d->running || strcmp(l->tres, "cpu")) {
 		_say(out, "When it lifts is not worked out: your running "
@@ -112,10 +114,11 @@ static void _limit_text(FILE *out, const mf_wait_t *w)
 		_runmins_text(out, w);
 		return;
 	}
-	_say(out, "The %s %s%s%s has a limit of %.0f %s-minutes (%s); it has "
+	_say(out, "The %s %s%s%s has a limit of %.0f %s-%s (%s); it has "
 	     "used %.2f (decayed usage), and its running jobs will still "
 	     "use %.0f.", who, l->at->account, l->at->user ? "/" : "",
 	     l->at->user ? l->at->user : "", l->limit, l->tres,
+	     mf_text_n(l->limit, "minute", "minutes"),
 	     l->run_minutes ? "GrpTRESRunMins" : "GrpTRESMins", l->used,
 	     l->running);
 	if (w->d->safe_limits)
@@ -211,6 +214,92 @@ static void _hold_text(FILE *out, const mf_wait_t *w)
 	}
 }
 
+/* Why Slurm has no start time for the job: W's start.none. */
+static void _nostart_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_dump_t *d = w->d;
+	char tb[32], *win;
+
+	switch (w->start.none) {
+	case MF_NOSTART_HOLD:
+		_say(out, "Slurm gives it no start time (StartTime=Unknown): "
+		     "its scheduler plans no job that a hold, a dependency "
+		     "or a limit keeps back, until that is gone.");
+		break;
+	case MF_NOSTART_NOT_REACHED:
+		win = mf_text_span(60.0 * d->bf_window);
+		if (d->last_eval)
+			mf_text_time(d->last_eval, tb);
+		_say(out, "Slurm gives it no start time yet "
+		     "(StartTime=Unknown): backfill has not placed it. A "
+		     "pass runs every %u s (bf_interval)%s%s; it places no "
+		     "start beyond %s ahead (bf_window), and a pass may stop "
+		     "before it reaches this job (bf_max_job_test, "
+		     "bf_max_job_user, bf_max_time).", d->bf_interval,
+		     d->last_eval ? "; the scheduler last looked at it at " :
+		     "", d->last_eval ? tb : "", win);
+		g_free(win);
+		break;
+	case MF_NOSTART_BUILTIN:
+		_say(out, "Slurm gives it no start time (StartTime=Unknown): "
+		     "the cluster's scheduler is sched/builtin, not "
+		     "sched/backfill; it estimates only the jobs it can place "
+		     "one after the other from the head of the queue, and "
+		     "has not placed this one.");
+		break;
+	case MF_NOSTART_UNKNOWN:
+		_say(out, "Slurm gives it no start time (StartTime=Unknown), "
+		     "and its scheduler (SchedulerType) is not shown: why "
+		     "there is none is not known.");
+		break;
+	}
+}
+
+/* When the job may start, by Slurm's own estimate (wait_start.h). */
+static void _start_text(FILE *out, const mf_wait_t *w)
+{
+	const mf_wait_start_t *s = &w->start;
+	const mf_wait_dump_t *d = w->d;
+	char tb[32], eb[32], *when;
+
+	fprintf(out, "When it may start:\n");
+	mf_text_time(s->at, tb);
+	if (d->last_eval)
+		mf_text_time(d->last_eval, eb);
+	switch (s->kind) {
+	case MF_START_NONE:
+		_nostart_text(out, w);
+		return;
+	case MF_START_BEGIN:
+		_say(out, "Not before its begin time, %s. That is what "
+		     "StartTime shows, not an estimate: Slurm plans a start "
+		     "once the job is eligible.", tb);
+		return;
+	case MF_START_DUE:
+		_say(out, "Slurm's estimate is now (%s): its plan had it start "
+		     "by this time, which has passed; it starts when its "
+		     "nodes are free, or a next pass of the scheduler makes a "
+		     "new estimate.", tb);
+		break;
+	case MF_START_ESTIMATE:
+		when = _when(w, s->seconds);
+		_say(out, "Slurm's estimate: %s, from its %s%s%s%s.", when,
+		     s->backfill ? "backfill plan" : "scheduler's plan",
+		     d->last_eval ? " (the scheduler last looked at the job "
+		     "at " : "", d->last_eval ? eb : "", d->last_eval ? ")" :
+		     "");
+		g_free(when);
+		break;
+	}
+	_say(out, "It assumes every running job runs to its time limit and "
+	     "no job of higher priority arrives. Jobs that end early can "
+	     "bring it forward; a job of higher priority submitted later "
+	     "(or one passing this job as it ages), a node going down or a "
+	     "reservation can push it back. So it is a latest time only "
+	     "while the queue ahead stays as it is%s.", s->backfill ?
+	     "; backfill makes it again at every pass" : "");
+}
+
 /* "their fairshare gives 3400 more; your age gives 800 more" */
 static char *_diffs(const mf_wait_place_t *p)
 {
@@ -238,21 +327,34 @@ static void _place_text(FILE *out, const mf_wait_t *w,
 
 	if (w->jobs_hidden) {
 		_say(out, "Partition %s: its priority is %.0f; %u of your own "
-		     "jobs are ahead of it. The other users' jobs are hidden "
+		     "jobs %s ahead of it. The other users' jobs are hidden "
 		     "(PrivateData=jobs): its position is unknown.",
-		     p->mine->partition, p->mine->priority, p->ahead);
+		     p->mine->partition, p->mine->priority, p->ahead,
+		     mf_text_n(p->ahead, "is", "are"));
 		return;
 	}
 	if (!p->next) {
-		_say(out, "Partition %s: first of %u pending jobs, priority "
-		     "%.0f.", p->mine->partition, p->rows, p->mine->priority);
+		if (p->rows == 1)
+			_say(out, "Partition %s: its only pending job, "
+			     "priority %.0f.", p->mine->partition,
+			     p->mine->priority);
+		else
+			_say(out, "Partition %s: first of %u pending jobs, "
+			     "priority %.0f.", p->mine->partition, p->rows,
+			     p->mine->priority);
 		return;
 	}
-	_say(out, "Partition %s: %u of %u pending jobs are ahead of it. Its "
-	     "priority is %.0f; the first (job %u) has %.0f, the one just "
-	     "ahead (job %u) %.0f.", p->mine->partition, p->ahead, p->rows,
-	     p->mine->priority, p->head->job_id, p->head->priority,
-	     p->next->job_id, p->next->priority);
+	if (p->ahead == 1)
+		_say(out, "Partition %s: 1 of %u pending jobs is ahead of it, "
+		     "job %u (priority %.0f); its own priority is %.0f.",
+		     p->mine->partition, p->rows, p->next->job_id,
+		     p->next->priority, p->mine->priority);
+	else
+		_say(out, "Partition %s: %u of %u pending jobs are ahead of "
+		     "it. Its priority is %.0f; the first (job %u) has %.0f, "
+		     "the one just ahead (job %u) %.0f.", p->mine->partition,
+		     p->ahead, p->rows, p->mine->priority, p->head->job_id,
+		     p->head->priority, p->next->job_id, p->next->priority);
 	diffs = _diffs(p);
 	if (*diffs)
 		_say(out, "Against job %u: %s.", p->next->job_id, diffs);
@@ -279,7 +381,16 @@ static void _fs_text(FILE *out, const mf_wait_t *w)
 	     a->eff_usage, a->norm_shares, a->level_fs, a->fairshare);
 	if ((run = mf_wait_tres_count(a->tres_run_mins, "cpu")) > 0)
 		_say(out, "Its running jobs will still charge %.0f "
-		     "CPU-minutes, not counted below.", run);
+		     "CPU-%s, not counted below.", run,
+		     mf_text_n(run, "minute", "minutes"));
+	if (a->raw_usage == 0 && w->outlook[0].raw_usage == 0 &&
+	    w->outlook[1].raw_usage == 0 && w->outlook[2].raw_usage == 0) {
+		_say(out, "With no usage, decay has nothing to take off: "
+		     "running nothing more, it stays as it is in 1 day, 1 "
+		     "week and 1 half-life, as long as the others' usage "
+		     "does.");
+		return;
+	}
 	for (int k = 0; k < 3; k++) {
 		const mf_wait_outlook_t *o = &w->outlook[k];
 
@@ -314,11 +425,13 @@ static void _do_text(FILE *out, const mf_wait_t *w)
 		const mf_wait_place_t *p = q->ahead < 0 ? NULL :
 			&g_array_index(w->places, mf_wait_place_t, 0);
 		char *ahead = !p ? g_strdup("") : q->ahead < p->ahead ?
-			g_strdup_printf(", %lld jobs ahead in %s instead of "
+			g_strdup_printf(", %lld %s ahead in %s instead of "
 					"%u", (long long) q->ahead,
+					mf_text_n(q->ahead, "job", "jobs"),
 					p->mine->partition, p->ahead) :
-			g_strdup_printf(", still %lld jobs ahead in %s",
+			g_strdup_printf(", still %lld %s ahead in %s",
 					(long long) q->ahead,
+					mf_text_n(q->ahead, "job", "jobs"),
 					p->mine->partition);
 
 		_say(out, "Under QOS %s, which your association allows, the "
@@ -334,11 +447,11 @@ static void _do_text(FILE *out, const mf_wait_t *w)
 			mf_wait_part_alt_t, i);
 
 		_say(out, "In partition %s, which you may use, %u of its %u "
-		     "pending jobs would be ahead (here %u at the fewest): "
+		     "pending %s would be ahead (here %u at the fewest): "
 		     "its partition term is %.0f, the job's priority there "
 		     "%.0f (scontrol update job=%s Partition=%s, if the job "
 		     "fits its nodes and limits).", a->part->name, a->ahead,
-		     a->rows, a->ahead_here, a->term, a->priority, _id(w),
+		     a->rows, mf_text_n(a->rows, "job", "jobs"), a->ahead_here, a->term, a->priority, _id(w),
 		     a->part->name);
 	}
 	if (w->qos_unknown && w->d->assocs && w->d->qos)
@@ -368,6 +481,7 @@ static void _hidden_text(FILE *out, const mf_wait_t *w)
 void mf_wait_print_text(FILE *out, const mf_wait_t *w)
 {
 	_hold_text(out, w);
+	_start_text(out, w);
 	fprintf(out, "Where it stands:\n");
 	for (guint i = 0; i < w->places->len; i++)
 		_place_text(out, w, &g_array_index(w->places,
@@ -389,211 +503,4 @@ void mf_wait_print_text(FILE *out, const mf_wait_t *w)
 		_fs_text(out, w);
 	_do_text(out, w);
 	_hidden_text(out, w);
-}
-
-/* --- JSON --- */
-
-/* V, or null when it is NAN or a negative "never". */
-static void _jnum(mf_json_t *j, const char *key, double v)
-{
-	if (isnan(v) || v < 0)
-		mf_json_null(j, key);
-	else
-		mf_json_double(j, key, v);
-}
-
-static void _limit_json(mf_json_t *j, const mf_wait_t *w)
-{
-	const mf_wait_limit_t *l = &w->limit;
-
-	mf_json_begin_object(j, "limit");
-	mf_json_string(j, "account", l->at->account);
-	if (l->at->user)
-		mf_json_string(j, "user", l->at->user);
-	mf_json_string(j, "tres", l->tres);
-	mf_json_string(j, "kind", l->run_minutes ? "GrpTRESRunMins" :
-		       "GrpTRESMins");
-	mf_json_double(j, "limit", l->limit);
-	mf_json_double(j, "used", l->used);
-	mf_json_double(j, "running", l->running);
-	mf_json_double(j, "asked", l->asked);
-	mf_json_bool(j, "safe", w->d->safe_limits);
-	if (l->run_minutes) {
-		mf_json_double(j, "visible_running", l->visible);
-		mf_json_bool(j, "running_hidden", l->hidden || !w->d->running);
-	}
-	_jnum(j, "lift_seconds", l->lift_seconds);
-	if (l->lift_seconds >= 0)
-		mf_json_int(j, "lift_time", (int64_t) w->d->now +
-			    (int64_t) ceil(l->lift_seconds - 1e-6));
-	mf_json_end_object(j);
-}
-
-static void _place_json(mf_json_t *j, const mf_wait_t *w,
-			const mf_wait_place_t *p)
-{
-	mf_json_begin_object(j, NULL);
-	mf_json_string(j, "partition", p->mine->partition);
-	mf_json_double(j, "priority", p->mine->priority);
-	if (w->jobs_hidden) {
-		mf_json_null(j, "ahead");
-		mf_json_uint(j, "own_jobs_ahead", p->ahead);
-		mf_json_end_object(j);
-		return;
-	}
-	mf_json_uint(j, "ahead", p->ahead);
-	mf_json_uint(j, "pending", p->rows);
-	if (p->next) {
-		mf_json_uint(j, "head_job", p->head->job_id);
-		mf_json_double(j, "head_priority", p->head->priority);
-		mf_json_uint(j, "next_job", p->next->job_id);
-		mf_json_double(j, "next_priority", p->next->priority);
-		mf_json_begin_object(j, "next_minus_yours");
-		for (int t = 0; t < MF_WT_N; t++)
-			mf_json_double(j, mf_wait_term_name[t], p->diff[t]);
-		mf_json_end_object(j);
-		_jnum(j, "age_crossing_seconds", p->cross_seconds);
-	}
-	mf_json_end_object(j);
-}
-
-/* The fair-share figures of now and of an outlook, V: raw usage,
- * effective usage, LevelFS, factor. */
-static void _fs_figures(mf_json_t *j, const double v[4])
-{
-	static const char *const keys[4] = { "raw_usage", "effective_usage",
-					     "level_fs", "factor" };
-
-	for (int k = 0; k < 4; k++)
-		_jnum(j, keys[k], v[k]);
-}
-
-static void _fs_json(mf_json_t *j, const mf_wait_t *w)
-{
-	const mf_wait_sshare_t *a = w->assoc;
-	const double now[4] = { a->raw_usage, a->eff_usage, a->level_fs,
-				a->fairshare };
-
-	mf_json_begin_object(j, "fairshare");
-	mf_json_string(j, "account", a->account);
-	mf_json_string(j, "user", a->user);
-	_fs_figures(j, now);
-	_jnum(j, "norm_shares", a->norm_shares);
-	_jnum(j, "running_cpu_minutes",
-	      mf_wait_tres_count(a->tres_run_mins, "cpu"));
-	mf_json_begin_array(j, "outlook");
-	for (int k = 0; k < 3; k++) {
-		const mf_wait_outlook_t *o = &w->outlook[k];
-		const double then[4] = { o->raw_usage, o->eff_usage,
-					 o->level_fs, o->fairshare };
-
-		mf_json_begin_object(j, NULL);
-		mf_json_string(j, "after", o->when);
-		mf_json_double(j, "seconds", o->seconds);
-		_fs_figures(j, then);
-		mf_json_end_object(j);
-	}
-	mf_json_end_array(j);
-	mf_json_end_object(j);
-}
-
-/* The better QOS, null when what the user may use is not visible. */
-static void _qos_json(mf_json_t *j, const mf_wait_t *w)
-{
-	if (w->qos_unknown) {
-		mf_json_null(j, "better_qos");
-		return;
-	}
-	mf_json_begin_array(j, "better_qos");
-	for (guint i = 0; i < w->qos_alts->len; i++) {
-		const mf_wait_qos_alt_t *q = &g_array_index(w->qos_alts,
-			mf_wait_qos_alt_t, i);
-
-		mf_json_begin_object(j, NULL);
-		mf_json_string(j, "qos", q->qos->name);
-		mf_json_double(j, "priority", q->qos->priority);
-		mf_json_string(j, "job_qos", q->mine->name);
-		mf_json_double(j, "job_qos_priority", q->mine->priority);
-		mf_json_double(j, "highest_priority", q->qos_max);
-		mf_json_double(j, "gain", q->gain);
-		if (q->ahead >= 0)
-			mf_json_int(j, "ahead", q->ahead);
-		else
-			mf_json_null(j, "ahead");
-		mf_json_end_object(j);
-	}
-	mf_json_end_array(j);
-}
-
-/* The partitions where fewer jobs are ahead. */
-static void _parts_json(mf_json_t *j, const mf_wait_t *w)
-{
-	mf_json_begin_array(j, "better_partitions");
-	for (guint i = 0; i < w->part_alts->len; i++) {
-		const mf_wait_part_alt_t *a = &g_array_index(w->part_alts,
-			mf_wait_part_alt_t, i);
-
-		mf_json_begin_object(j, NULL);
-		mf_json_string(j, "partition", a->part->name);
-		mf_json_double(j, "partition_term", a->term);
-		mf_json_double(j, "priority", a->priority);
-		mf_json_uint(j, "ahead", a->ahead);
-		mf_json_uint(j, "pending", a->rows);
-		mf_json_end_object(j);
-	}
-	mf_json_end_array(j);
-}
-
-void mf_wait_print_json(FILE *out, const mf_wait_t *w)
-{
-	const mf_wait_dump_t *d = w->d;
-	mf_json_t j;
-
-	mf_json_init(&j, out);
-	mf_json_begin_object(&j, NULL);
-	mf_json_string(&j, "job_id", _id(w));
-	mf_json_string(&j, "user", d->job->user);
-	mf_json_string(&j, "account", d->job->account);
-	mf_json_int(&j, "time", (int64_t) d->now);
-	mf_json_string(&j, "reason", d->job->reason ? d->job->reason : "None");
-	mf_json_string(&j, "hold", mf_hold_name(w->hold));
-	mf_json_begin_object(&j, "hidden");
-	mf_json_bool(&j, "jobs", w->jobs_hidden);
-	mf_json_bool(&j, "usage", w->usage_hidden);
-	mf_json_bool(&j, "users", w->users_hidden);
-	mf_json_end_object(&j);
-	if (d->dependency)
-		mf_json_string(&j, "dependency", d->dependency);
-	if (d->reservation)
-		mf_json_string(&j, "reservation", d->reservation);
-	if (w->hold == MF_HOLD_BEGIN)
-		mf_json_int(&j, "begin_time", (int64_t) d->job->eligible_time);
-	if (w->limit.at)
-		_limit_json(&j, w);
-	mf_json_begin_array(&j, "partitions");
-	for (guint i = 0; i < w->places->len; i++)
-		_place_json(&j, w, &g_array_index(w->places,
-						  mf_wait_place_t, i));
-	mf_json_end_array(&j);
-	mf_json_double(&j, "age_factor", w->age);
-	mf_json_double(&j, "age_per_hour", w->age_per_hour);
-	mf_json_double(&j, "age_full_seconds", w->age_full_seconds);
-	if (w->assoc)
-		_fs_json(&j, w);
-	mf_json_begin_array(&j, "better_accounts");
-	for (guint i = 0; i < w->alts->len; i++) {
-		const mf_wait_alt_t *a = &g_array_index(w->alts,
-							mf_wait_alt_t, i);
-
-		mf_json_begin_object(&j, NULL);
-		mf_json_string(&j, "account", a->row->account);
-		mf_json_double(&j, "factor", a->row->fairshare);
-		mf_json_double(&j, "gain", a->gain);
-		mf_json_end_object(&j);
-	}
-	mf_json_end_array(&j);
-	_qos_json(&j, w);
-	_parts_json(&j, w);
-	mf_json_end_object(&j);
-	mf_json_finish(&j);
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "priority_explain.h"
 
 /* The weighted terms of R, in MF_EXPL_TERMS order. */

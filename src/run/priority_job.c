@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "age_factor.h"
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "fairshare.h"
 #include "job_fs_factor.h"
 #include "priority.h"
@@ -183,7 +183,7 @@ static int _job_parts(const _ctx_t *c, _job_t *j, mf_prun_bcache_t *bc)
 		const mf_conf_part_t *d = mf_prio_conf_default_part(c->pc);
 
 		if (!d) {
-			mf_cmd_error("%s:%d: job %u has no partition and the "
+			mf_print_error("%s:%d: job %u has no partition and the "
 				     "configuration has no Default=YES one",
 				     l->file, l->line, l->job_id);
 			return -1;
@@ -340,7 +340,7 @@ static int _job_tres(const _ctx_t *c, _job_t *j, mf_prun_bcache_t *bc)
 	j->tres_cnt = g_new0(uint64_t, c->pc->tres->cnt);
 	if (mf_tres_counts_parse(c->pc->tres, l->tres, j->tres_cnt, unknown,
 				 &e)) {
-		mf_cmd_error("%s:%d: job %u: %s", l->file, l->line, l->job_id,
+		mf_print_error("%s:%d: job %u: %s", l->file, l->line, l->job_id,
 			     e.text);
 		g_ptr_array_unref(unknown);
 		return MF_EXIT_INPUT;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "age_factor.h"
 #include "fairshare.h"
 #include "jobs_input.h"
@@ -25,6 +25,7 @@
 #include "priority_flags.h"
 #include "priority_run.h"
 #include "release_table.h"
+#include "settings.h"
 #include "slurm_conf.h"
 #include "snapshot.h"
 #include "snapshot_dir.h"
@@ -75,62 +76,44 @@ static void _ctx_clear(_ctx_t *c)
 		g_hash_table_unref(c->assoc_prio);
 	mf_tree_destroy(c->tree);
 	mf_prio_conf_free(c->pc);
-	mf_cmd_release_clear(&c->rel);
+	mf_release_pick_clear(&c->rel);
 	g_clear_pointer(&c->cluster, g_free);
 }
 
-/* Whether CONF holds nothing at all: no setting, no record, and nothing
- * said about it (no warning, no Include left unread). */
-static bool _conf_empty(const mf_conf_t *conf)
-{
-	return !conf->globals->len && !conf->records->len &&
-	       !conf->warnings->len && !conf->missing->len;
-}
-
-/* Read the conf O names, with O's --set, into C's settings.  Returns an
- * exit status (MF_EXIT_OK to go on). */
+/* Read the settings O names (settings.h: the conf, O's what-ifs, the
+ * release, the cluster) into C.  Returns an exit status (MF_EXIT_OK to go
+ * on). */
 static int _load_conf(_ctx_t *c, const _opts_t *o)
 {
+	mf_settings_in_t in = { .conf = o->conf, .sets = o->sets,
+				.release = o->release,
+				.cluster = o->cluster };
+	mf_settings_t s = { 0 };
 	mf_error_t e;
-	mf_conf_t *conf = mf_conf_load(o->conf, &e);
-	const mf_conf_pair_t *cn;
+	int rc = MF_EXIT_INPUT;
 
-	if (!conf) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
-	}
-	if (_conf_empty(conf)) {
-		mf_cmd_error("%s: no setting in it (an empty slurm.conf: jobs "
+	if (mf_settings_read(&s, &in, &e)) {
+		mf_print_error("%s", e.text);
+	} else if (s.conf_empty) {
+		mf_print_error("%s: no setting in it (an empty slurm.conf: jobs "
 			     "have nowhere to run)", o->conf);
-		mf_conf_free(conf);
-		return MF_EXIT_INPUT;
+	} else {
+		/* a bad --set value is warned about even when quiet */
+		mf_settings_warn(&s, mf_prun_is_quiet() ?
+				 MF_SETTINGS_WARN_SETS : MF_SETTINGS_WARN_ALL);
+		rc = MF_EXIT_OK;
 	}
 	g_free(c->cluster);
-	c->cluster = g_strdup(o->cluster ? o->cluster :
-			      (cn = mf_conf_get(conf, "ClusterName")) ?
-			      cn->value : NULL);
-	for (guint i = 0; o->sets && i < o->sets->len; i++) {
-		const mf_conf_pair_t *p = o->sets->pdata[i];
-
-		mf_conf_set(conf, p->key, p->value, p->file, p->line);
-	}
-	c->pc = mf_prio_conf_read(conf, &e);
-	if (c->pc)
-		mf_cmd_release_detect(&c->rel, conf, o->conf);
-	mf_conf_free(conf);
-	if (!c->pc) {
-		mf_cmd_error("%s", e.text);
-		return MF_EXIT_INPUT;
-	}
-	for (guint i = 0; i < c->pc->warnings->len; i++) {
-		const char *w = c->pc->warnings->pdata[i];
-
-		/* a bad --set value is warned about even when quiet */
-		if (!mf_prun_is_quiet() || g_str_has_prefix(w, "--set:"))
-			fprintf(stderr, "mfprio: warning: %s\n", w);
-	}
+	c->cluster = g_steal_pointer(&s.cluster);
+	c->pc = g_steal_pointer(&s.pc);
+	mf_release_pick_clear(&c->rel);
+	c->rel = s.rel;
+	s.rel.source = NULL;
+	mf_settings_clear(&s);
+	if (rc)
+		return rc;
 	if (!c->pc->parts->len) {
-		mf_cmd_error("%s: no PartitionName line: jobs have nowhere to "
+		mf_print_error("%s: no PartitionName line: jobs have nowhere to "
 			     "run", o->conf);
 		return MF_EXIT_INPUT;
 	}
@@ -151,7 +134,7 @@ int mf_prun_load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 	if ((rc = _load_conf(c, o)))
 		return rc;
 	if (with_jobs && !(c->lines = mf_jobs_load(o->jobs, &e))) {
-		mf_cmd_error("%s", e.text);
+		mf_print_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
 	if (o->qos) {
@@ -159,7 +142,7 @@ int mf_prun_load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 		gpointer k, v;
 
 		if (!(c->qos = mf_qos_load(o->qos, &e))) {
-			mf_cmd_error("%s", e.text);
+			mf_print_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
 		g_hash_table_iter_init(&it, c->qos);
@@ -175,7 +158,7 @@ int mf_prun_load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 		gpointer k, v;
 
 		if (!(c->assoc_prio = mf_assoc_prio_load(o->assoc_prio, &e))) {
-			mf_cmd_error("%s", e.text);
+			mf_print_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
 		g_hash_table_iter_init(&it, c->assoc_prio);
@@ -192,7 +175,7 @@ int mf_prun_load_inputs(_ctx_t *c, const _opts_t *o, bool with_jobs)
 	if (o->assoc) {
 		if (!(c->tree = mf_snapshot_load_cluster(o->assoc, o->usage,
 							 c->cluster, &e))) {
-			mf_cmd_error("%s", e.text);
+			mf_print_error("%s", e.text);
 			return MF_EXIT_INPUT;
 		}
 		mf_fairshare_compute(c->tree, &c->fs_cfg);
@@ -378,13 +361,13 @@ static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
 			}
 		}
 		if (*end) {
-			mf_cmd_error("job %s is not in %s", o->explain,
+			mf_print_error("job %s is not in %s", o->explain,
 				     o->jobs);
 			return MF_EXIT_INPUT;
 		}
 	}
 	if (*end || errno || !id) {
-		mf_cmd_error("--explain '%s': not a job id (JOBID, or an "
+		mf_print_error("--explain '%s': not a job id (JOBID, or an "
 			     "array task ARRAYID_TASK)", o->explain);
 		return MF_EXIT_USAGE;
 	}
@@ -402,7 +385,7 @@ static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
 
 			if (l->job_id == id) {
 				known = true;
-				mf_cmd_error("job %lu is not listed by sprio: "
+				mf_print_error("job %lu is not listed by sprio: "
 					     "state %s, priority %u, eligible "
 					     "%ld (held, not pending, or not "
 					     "eligible yet at %ld)", id,
@@ -412,7 +395,7 @@ static int _explained(const _ctx_t *c, const _opts_t *o, const _job_t **job)
 			}
 		}
 		if (!known)
-			mf_cmd_error("job %lu is not in %s", id, o->jobs);
+			mf_print_error("job %lu is not in %s", id, o->jobs);
 		return MF_EXIT_INPUT;
 	}
 	*job = j;
@@ -427,7 +410,7 @@ static int _from_snapshot(const char *dir, mf_snapdir_t *snap, _opts_t *o,
 	mf_error_t e;
 
 	if (mf_snapdir_open(dir, snap, &e)) {
-		mf_cmd_error("%s", e.text);
+		mf_print_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
 	o->conf = o->conf ? o->conf : snap->conf;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "jobs_input.h"
 #include "priority_stream.h"
 
@@ -224,7 +224,7 @@ int mf_pstream_run(mf_pstream_t *st, mf_prun_ctx_t *c, const mf_prun_opts_t *o)
 	g_free(st->scratch);
 	st->scratch = NULL;
 	if (rc < 0) {
-		mf_cmd_error("%s", e.text);
+		mf_print_error("%s", e.text);
 		rc = MF_EXIT_INPUT;
 	}
 	return rc;

@@ -54,6 +54,8 @@ typedef struct {
 				      * (compare's "after"); NULL: none */
 	const char *cluster;         /* --cluster: the assoc dump's cluster
 				      * (NULL: the conf's ClusterName) */
+	const mf_release_pick_t *release;  /* --release (NULL, or its source
+					   * NULL: the conf's, settings.h) */
 	/* the plain table only, as sprio's options: -j, -u, -p (NULL:
 	 * every one), -S (NULL: by job id), -w */
 	char **sel_jobs, **sel_users, **sel_parts;
@@ -71,7 +73,7 @@ typedef struct {
 	GPtrArray *lines;            /* mf_job_line_t* */
 	GPtrArray *jobs;             /* mf_prun_job_t* */
 	GPtrArray *rows;             /* mf_prun_row_t* */
-	mf_cmd_release_t rel;        /* the release imitated, and why */
+	mf_release_pick_t rel;        /* the release imitated, and why */
 	char *cluster;               /* the assoc dump's cluster, or NULL */
 	bool clamp_warned;
 } mf_prun_ctx_t;

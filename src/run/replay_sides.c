@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 #include "priority_flags.h"
 #include "replay_sides.h"
+#include "settings.h"
 #include "slurm_release.h"
 
 const char mf_replay_note[] =
@@ -40,47 +41,31 @@ static bool _at_end_of(const mf_conf_t *conf)
 	return yes;
 }
 
-/* Read the conf with SETS (may be NULL) into S.  Returns an exit status. */
+/* Read the conf PATH with SETS (may be NULL) into S (settings.h); *CLUSTER
+ * set from the conf if CLUSTER is given and *CLUSTER is NULL.  Returns an
+ * exit status. */
 int mf_rside_settings(mf_rside_t *s, const char *path, const mf_conf_t *sets,
 		     int at_end, bool quiet, char **cluster)
 {
-	mf_cmd_release_t rel = { 0 };
-	mf_conf_t *conf;
+	mf_settings_in_t in = { .conf = path,
+				.sets = sets ? sets->globals : NULL };
+	mf_settings_t set = { 0 };
 	mf_error_t e;
 
-	if (!(conf = mf_conf_load(path, &e))) {
-		mf_cmd_error("%s", e.text);
+	if (mf_settings_read(&set, &in, &e)) {
+		mf_print_error("%s", e.text);
+		mf_settings_clear(&set);
 		return MF_EXIT_INPUT;
 	}
-	if (cluster && !*cluster) {
-		const mf_conf_pair_t *cn = mf_conf_get(conf, "ClusterName");
-
-		*cluster = g_strdup(cn ? cn->value : NULL);
-	}
-	for (guint i = 0; sets && i < sets->globals->len; i++) {
-		const mf_conf_pair_t *p = sets->globals->pdata[i];
-
-		mf_conf_set(conf, p->key, p->value, p->file, p->line);
-	}
-	s->pc = mf_prio_conf_read(conf, &e);
-	if (s->pc)
-		mf_cmd_release_detect(&rel, conf, path);
-	s->rc.charge_at_end = at_end < 0 ? _at_end_of(conf) : at_end;
-	mf_conf_free(conf);
-	if (!s->pc) {
-		mf_cmd_error("%s", e.text);
-		mf_cmd_release_clear(&rel);
-		return MF_EXIT_INPUT;
-	}
-	for (guint i = 0; i < s->pc->warnings->len; i++) {
-		const char *w = s->pc->warnings->pdata[i];
-
-		if (!quiet || g_str_has_prefix(w, "--set"))
-			fprintf(stderr, "mfprio: warning: %s\n", w);
-	}
+	if (cluster && !*cluster)
+		*cluster = g_steal_pointer(&set.cluster);
+	s->rc.charge_at_end = at_end < 0 ? _at_end_of(set.conf) : at_end;
+	mf_settings_warn(&set, quiet ? MF_SETTINGS_WARN_SETS :
+			 MF_SETTINGS_WARN_ALL);
+	s->pc = g_steal_pointer(&set.pc);
 	mf_prio_conf_to_config(s->pc, &s->cfg);
-	s->cfg.release = rel.release;
-	mf_cmd_release_clear(&rel);
+	s->cfg.release = set.rel.release;
+	mf_settings_clear(&set);
 	s->rc.calc_period = s->pc->calc_period ? s->pc->calc_period : 60;
 	s->rc.half_life = s->pc->decay_half_life;
 	s->rc.reset = s->pc->reset_period;
@@ -100,13 +85,13 @@ int mf_rside_share(mf_tree_t *tree, const char *arg)
 	uint32_t sum = 0;
 
 	if (!eq || eq == arg) {
-		mf_cmd_error("--share '%s': not ACCOUNT=N or ACCOUNT/USER=N",
+		mf_print_error("--share '%s': not ACCOUNT=N or ACCOUNT/USER=N",
 			     arg);
 		return -1;
 	}
 	v = strtoul(eq + 1, &end, 10);
 	if (!g_ascii_isdigit(eq[1]) || *end || v >= MF_SHARES_PARENT) {
-		mf_cmd_error("--share '%s': the shares are not a whole number "
+		mf_print_error("--share '%s': the shares are not a whole number "
 			     "(FairShare=parent is not taken here)", arg);
 		return -1;
 	}
@@ -119,7 +104,7 @@ int mf_rside_share(mf_tree_t *tree, const char *arg)
 		a = mf_tree_find_account(tree, name);
 	}
 	if (!a || !a->fs_parent || mf_assoc_is_parent_fs(a)) {
-		mf_cmd_error("--share '%s': %s", arg, !a ?
+		mf_print_error("--share '%s': %s", arg, !a ?
 			     "no such association in the snapshot" :
 			     "root's and FairShare=parent associations' "
 			     "shares are not changed here");
@@ -266,7 +251,7 @@ gpointer mf_rside_run(gpointer arg)
 
 	_price_init(s);
 	if (mf_replay_run(&r, s->out, &e) < 0) {
-		mf_cmd_error("%s", e.text);
+		mf_print_error("%s", e.text);
 		s->status = MF_EXIT_INPUT;
 	}
 	return NULL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rank_gap.h"
 #include "tree_view.h"
 
 /* A's part of its parent's shares, 0..1; NAN for FairShare=parent or
@@ -51,10 +52,18 @@ static double _nan0(double v)
 	return isnan(v) ? 0 : v;
 }
 
-/* How far A's part of the usage is from its part of the shares. */
-static double _unbalance(const mf_assoc_t *a)
+/* How many users are under account A, at any depth. */
+static guint _users_under(const mf_assoc_t *a)
 {
-	return fabs(_nan0(mf_tview_usage_part(a)) - _nan0(mf_tview_share_part(a)));
+	guint n = 0;
+
+	if (a->children)
+		for (guint i = 0; i < a->children->len; i++) {
+			const mf_assoc_t *c = a->children->pdata[i];
+
+			n += c->user ? 1 : _users_under(c);
+		}
+	return n;
 }
 
 /* Fold A (and, with DEEP, everything under it) into SUM. */
@@ -72,18 +81,12 @@ static void _sum_add(mf_tsum_t *sum, const mf_assoc_t *a, bool deep)
 		}
 	} else {
 		sum->accounts++;
+		if (!deep)
+			sum->held_users += (int) _users_under(a);
 	}
 	if (deep && a->children)
 		for (guint i = 0; i < a->children->len; i++)
 			_sum_add(sum, a->children->pdata[i], true);
-}
-
-static int _by_unbalance(gconstpointer x, gconstpointer y)
-{
-	double a = _unbalance(*(const mf_assoc_t *const *) x);
-	double b = _unbalance(*(const mf_assoc_t *const *) y);
-
-	return (a < b) - (a > b);
 }
 
 static mf_titem_t *_item(GPtrArray *items, mf_titem_kind_t kind, const mf_assoc_t *a)
@@ -127,6 +130,7 @@ GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
 		return items;
 	}
 	if (v->n_top) {
+		/* the children fair-share acts on most (rank_gap.h) */
 		GPtrArray *cand = g_ptr_array_new();
 
 		for (guint i = 0; i < a->children->len; i++) {
@@ -136,7 +140,8 @@ GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
 				g_ptr_array_add(cand, (gpointer) c);
 		}
 		if (cand->len > (guint) v->n_top) {
-			g_ptr_array_sort(cand, _by_unbalance);
+			mf_rank_gap_sort((const mf_assoc_t **) cand->pdata,
+					 cand->len);
 			kept = g_hash_table_new(g_direct_hash, g_direct_equal);
 			for (int i = 0; i < v->n_top; i++)
 				g_hash_table_add(kept, cand->pdata[i]);
@@ -177,22 +182,30 @@ GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
 char *mf_tview_sum_label(const mf_titem_t *it)
 {
 	const mf_tsum_t *s = &it->sum;
+	char *acc, *label;
 
 	switch (it->kind) {
 	case ITEM_USERS:
 		return g_strdup_printf("[%d user%s]", s->users,
 				       s->users == 1 ? "" : "s");
 	case ITEM_MORE:
-		if (!s->users)
-			return g_strdup_printf("[+%d more account%s]",
-					       s->accounts,
-					       s->accounts == 1 ? "" : "s");
 		if (!s->accounts)
-			return g_strdup_printf("[+%d more user%s]", s->users,
+			return g_strdup_printf("+%d more user%s", s->users,
 					       s->users == 1 ? "" : "s");
-		return g_strdup_printf("[+%d more: %d accounts, %d users]",
-				       s->accounts + s->users, s->accounts,
-				       s->users);
+		acc = g_strdup_printf("account%s (%d user%s)",
+				      s->accounts == 1 ? "" : "s",
+				      s->held_users,
+				      s->held_users == 1 ? "" : "s");
+		if (!s->users)
+			label = g_strdup_printf("+%d more %s", s->accounts, acc);
+		else
+			label = g_strdup_printf("+%d more: %d %s, %d user%s",
+						s->accounts + s->users,
+						s->accounts, acc,
+						s->users,
+						s->users == 1 ? "" : "s");
+		g_free(acc);
+		return label;
 	case ITEM_BELOW:
 		if (!s->accounts)
 			return g_strdup_printf("[below: %d user%s]", s->users,
@@ -205,3 +218,37 @@ char *mf_tview_sum_label(const mf_titem_t *it)
 	}
 }
 
+
+/* How many text rows V draws for A and under it, no further than LIMIT. */
+guint mf_tview_rows(const mf_assoc_t *a, const mf_tview_t *v, guint limit)
+{
+	GPtrArray *items = mf_tview_items(a, v);
+	guint n = 1;
+
+	for (guint i = 0; i < items->len && n <= limit; i++) {
+		const mf_titem_t *it = items->pdata[i];
+
+		if (it->kind == ITEM_ASSOC)
+			n += mf_tview_rows(it->a, v, limit - n);
+		else if (it->kind != ITEM_USERS)
+			n++;
+	}
+	g_ptr_array_free(items, TRUE);
+	return MIN(n, limit + 1);
+}
+
+/* The most items any account of V under A has. */
+guint mf_tview_widest(const mf_assoc_t *a, const mf_tview_t *v)
+{
+	GPtrArray *items = mf_tview_items(a, v);
+	guint w = items->len;
+
+	for (guint i = 0; i < items->len; i++) {
+		const mf_titem_t *it = items->pdata[i];
+
+		if (it->kind == ITEM_ASSOC)
+			w = MAX(w, mf_tview_widest(it->a, v));
+	}
+	g_ptr_array_free(items, TRUE);
+	return w;
+}

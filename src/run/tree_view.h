@@ -3,7 +3,8 @@
  * tree_view: what `mfprio tree` draws of an association tree, the same in
  * text (tree_text.h) and SVG (tree_svg.h): under each account the
  * children kept, one item for its folded users and one for the children
- * --top left out, or one for what is below --depth; each association's
+ * --top left out (those kept ranked by rank_gap.h), or one for what is
+ * below --depth; each association's
  * parts of its parent's shares and usage, and its weight among its
  * siblings for the widths.
  */
@@ -30,6 +31,8 @@ typedef struct {
 /* What a view sums up instead of drawing. */
 typedef struct {
 	int accounts, users;
+	int held_users;          /* the users under the accounts summed by
+				  * ITEM_MORE, at any depth */
 	double share, usage;     /* their parts of the parent's, added */
 	double weight;           /* their widths' weights, added (SVG) */
 	double fs_min, fs_sum;   /* the users' fair-share factors */
@@ -61,7 +64,18 @@ double mf_tview_weight(const mf_assoc_t *a);
  * mf_titem_t (g_free each item). */
 GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v);
 
-/* The label of summary item IT.  Returns a new string (g_free). */
+/* How many rows the text of view V draws for A and what is under it
+ * (summary items of folded users are a note on their account's row, not
+ * a row), counting no further than LIMIT.  Returns it (LIMIT + 1 at
+ * most). */
+guint mf_tview_rows(const mf_assoc_t *a, const mf_tview_t *v, guint limit);
+
+/* The widest level of view V under A: the most items any account in it
+ * has.  Returns it. */
+guint mf_tview_widest(const mf_assoc_t *a, const mf_tview_t *v);
+
+/* The label of summary item IT: "[25 users]", "+162 more accounts
+ * (4050 users)", "[below: 2 accounts, 80 users]".  Returns a new string (g_free). */
 char *mf_tview_sum_label(const mf_titem_t *it);
 
 #endif

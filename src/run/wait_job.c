@@ -316,6 +316,11 @@ int mf_wait_describe(const mf_wait_dump_t *d, mf_wait_t *w,
 				    d->job->id_text, d->job->state ?
 				    d->job->state : "in no state");
 	w->hold = _hold_of(d->job->reason, d->job);
+	mf_wait_start_of(d, w->hold == MF_HOLD_DEPENDENCY ||
+			 w->hold == MF_HOLD_BEGIN ||
+			 w->hold == MF_HOLD_PARTITION ||
+			 w->hold == MF_HOLD_QOS || w->hold == MF_HOLD_ASSOC ||
+			 w->hold == MF_HOLD_HELD, &w->start);
 	w->classic = d->priority_flags &&
 		strstr(d->priority_flags, "NO_FAIR_TREE");
 	w->usage_hidden = d->private_data && strstr(d->private_data, "usage");

@@ -4,7 +4,8 @@
  * the user's own Slurm commands show (wait_dump.h): what holds it (its
  * Reason in plain words, with an association's usage limit worked out:
  * the limit, the usage, when decay brings it back under), where it stands
- * in each of its partitions by sprio's rows (jobs ahead, the head's and
+ * in each of its partitions by sprio's rows, when Slurm expects to start
+ * it (wait_start.h) (jobs ahead, the head's and
  * the next one's priority, the weighted terms that differ), when that
  * changes (age per hour until PriorityMaxAge, the crossing time of the
  * job just ahead, the fair-share outlook of its association), what the
@@ -23,6 +24,7 @@
 #include <glib.h>
 
 #include "wait_dump.h"
+#include "wait_start.h"
 
 /* What holds the job, from its Reason. */
 typedef enum {
@@ -97,6 +99,7 @@ typedef struct {
 typedef struct {
 	const mf_wait_dump_t *d;
 	mf_hold_t hold;
+	mf_wait_start_t start;       /* Slurm's estimate (wait_start.h) */
 	mf_wait_limit_t limit;       /* MF_HOLD_ASSOC with a usage limit
 				      * found (limit.at set) */
 	GArray *places;              /* mf_wait_place_t, sprio's order */

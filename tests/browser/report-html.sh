@@ -6,7 +6,11 @@
 # the 12-association example snapshot and on a generated site of 200
 # accounts, 5,000 users and 100,000 jobs (bench/gen_jobs.py), each page
 # checked against `mfprio fairshare --json` and `mfprio priority --json`
-# run apart on the same inputs.
+# run apart on the same inputs; then the first view of that site and of
+# its flat form (200 accounts under root) against figures computed from
+# the input files (tests/browser/first_view.py); and one user's page
+# (report --user, tests/browser/user_page.py); and the History section
+# of report --history over snapshots of that site (tests/browser/history.py).
 #
 #   MFPRIO=BUILD/mfprio tests/browser/report-html.sh [SCREENSHOT]
 #
@@ -78,6 +82,37 @@ fi
 	--qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" >"$T/big-pr.json" ||
 	{ echo "not ok - the commands' JSON of the big site"; exit 1; }
 run big 200 "$shot"
+
+# the first view as a person sees it, on the two shapes of the same jobs
+# and users: departments over accounts (gen_jobs.py's), and flat (its
+# accounts moved under root, the departments gone); checked against
+# figures tests/browser/first_view.py computes from the input files.
+# DOCSHOTS=DIR: doc/report-deep.png and doc/report-flat.png written there
+cp -r "$S" "$T/flat"
+sed -i -e '/^dept[0-9]*||root|/d' -e 's/^\(acct[0-9]*\)||dept[0-9]*|/\1||root|/' "$T/flat/assoc.txt"
+for shape in deep flat; do
+	D=$S; [[ $shape = flat ]] && D=$T/flat
+	if "$MFPRIO" report --html "$T/$shape.html" --now 2023-11-14T22:13:20 \
+		--conf "$D/slurm.conf" --jobs "$D/jobs.txt" --qos "$D/qos.txt" \
+		--assoc "$D/assoc.txt" --usage "$D/usage.txt" 2>"$T/err"; then
+		echo "# first view, $shape site"
+		"$py" "$top/tests/browser/first_view.py" "$T/$shape.html" "$D" 1700000000 \
+			${DOCSHOTS:+"$DOCSHOTS/report-$shape.png"} || fail=1
+	else
+		echo "not ok - report on the $shape site: $(cat "$T/err")"; fail=1
+	fi
+done
+# one user's page (report --user), built by user_page.py from
+# tests/data/wait: the user's jobs and ranks in the first view, the
+# administrator's banner first
+echo "# the user page"
+"$py" "$top/tests/browser/user_page.py" "$MFPRIO" "$top" || fail=1
+# the History section (report --history): six snapshots of the big
+# site made by history.py, each chart's figures and markers against
+# figures it computes from their files (DOCSHOTS: doc/report-history.png)
+echo "# the History section"
+"$py" "$top/tests/browser/history.py" "$MFPRIO" "$S" \
+	${DOCSHOTS:+"$DOCSHOTS/report-history.png"} || fail=1
 [[ $fail = 0 ]] || echo "# pages and JSON kept in $T"
 [[ $fail = 0 ]] && echo "report-html.sh: all passed" || echo "report-html.sh: FAILED"
 exit $fail

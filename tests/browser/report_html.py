@@ -30,6 +30,11 @@ def check(cond, what):
         failed += 1
 
 
+def console_errors(d):
+    """the SEVERE lines of the page's console so far"""
+    return [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+
+
 def browser():
     o = Options()
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
@@ -184,7 +189,13 @@ def main():
             for r in rows:
                 counts[r["user"]] = counts.get(r["user"], 0) + 1
         who = max(sorted(counts), key=lambda k: counts[k]) if counts else None
-        if who:
+        # no row to check is a failure, never a skip: the three queue
+        # checks below each count as failed
+        if not who:
+            for what in ("queue filtered by a user", "a user highlighted",
+                         "rows left out said"):
+                check(False, "%s: priority --json has no row" % what)
+        else:
             f = d.find_element(By.ID, "f-user")
             f.send_keys(who)
             want = {p: [(i + 1, r["job_id"]) for i, r in enumerate(rows)
@@ -228,7 +239,7 @@ def main():
             said = sum(int(e.text.split()[0]) for e in notes)
             check(said == left, "rows left out said: %d (wanted %d)"
                   % (said, left))
-        errs = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+        errs = console_errors(d)
         check(not errs, "no console error after the actions %s" % errs)
     finally:
         d.quit()

@@ -42,22 +42,30 @@ fake_ctld() {
 	chmod +x "$1"
 }
 
-# expect_error NAME PATTERN [VAR=VALUE...] -- CONFIGURE-ARGS
-expect_error() {
-	local name=$1 pattern=$2 log=$work/$1.log
-	shift 2
+# configure_is WANT NAME PATTERN [VAR=VALUE...] -- CONFIGURE-ARGS: configure
+# with the environment VAR=VALUE... and CONFIGURE-ARGS fails (WANT error)
+# with PATTERN in its error, or succeeds (WANT ok) with PATTERN in its
+# output
+configure_is() {
+	local want=$1 name=$2 pattern=$3 log=$work/$2.log rc=0
+	shift 3
 	local -a envs=()
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
 	mkdir -p "$work/b-$name"
-	if (cd "$work/b-$name" && env "${envs[@]}" "$top/configure" "$@") >"$log" 2>&1; then
+	(cd "$work/b-$name" && env "${envs[@]}" "$top/configure" "$@") >"$log" 2>&1 || rc=$?
+	if [[ $want == error && $rc -eq 0 ]]; then
 		not_ok "$name: configure succeeded"
+	elif [[ $want == ok && $rc -ne 0 ]]; then
+		not_ok "$name: configure failed:"; tail -n 3 "$log"
 	elif grep -q -- "$pattern" "$log"; then
 		ok "$name: $(grep -- "$pattern" "$log" | head -n 1 | sed 's/^configure: error: //')"
 	else
-		not_ok "$name: no '$pattern' in the error:"; tail -n 3 "$log"
+		not_ok "$name: no '$pattern' in configure's output:"; tail -n 3 "$log"
 	fi
 }
+expect_error() { configure_is error "$@"; }
+expect_ok() { configure_is ok "$@"; }
 
 fake_ctld "$work/ctld-2108" 21.08.8
 tree "$work/s2108" 21.08.8
@@ -76,23 +84,6 @@ expect_error unconfigured "has no config.h" SLURMCTLD="$work/ctld-2205" -- \
 	--with-slurm-source="$work/bare"
 expect_error missing "no src/slurmctld/slurmctld.h" -- --with-slurm-source="$work/nowhere"
 
-# expect_ok NAME PATTERN [VAR=VALUE...] -- CONFIGURE-ARGS: configure
-# succeeds and its output has PATTERN
-expect_ok() {
-	local name=$1 pattern=$2 log=$work/$1.log
-	shift 2
-	local -a envs=()
-	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
-	shift
-	mkdir -p "$work/b-$name"
-	if ! (cd "$work/b-$name" && env "${envs[@]}" "$top/configure" "$@") >"$log" 2>&1; then
-		not_ok "$name: configure failed:"; tail -n 3 "$log"
-	elif grep -q -- "$pattern" "$log"; then
-		ok "$name: $(grep -- "$pattern" "$log" | head -n 1)"
-	else
-		not_ok "$name: no '$pattern' in configure's output"
-	fi
-}
 # a package build: the host's slurmctld (22.05.8 here) is not the release
 # the plugin is built for, and SLURMCTLD=none says not to compare them
 expect_ok none "SLURMCTLD=none: not checking" SLURMCTLD=none -- \

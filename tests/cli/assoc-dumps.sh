@@ -146,18 +146,6 @@ if cmp -s "$out" "$S/expected.txt"
 then ok "ClusterName matched without regard to case"
 else bad "ClusterName matched without regard to case"; fi
 
-# --- a dump that is empty, of another kind, or cut short is an error
-# (exit 1) naming the file, the line where there is one, and what is
-# wrong; nothing is printed on stdout.  sacctmgr lists root's association
-# at least, sshare -a root's row: an empty file is a dump that failed.
-# refused NAME MESSAGE ARGS...: `mfprio ARGS` exits 1, prints nothing, and
-# its stderr is the one line "mfprio: MESSAGE"
-refused() {
-	name=$1 want="mfprio: $2"; shift 2
-	"$MFPRIO" "$@" >"$out" 2>"$err"; rc=$?
-	if [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(cat "$err")" = "$want" ]; then ok "$name"
-	else echo "# rc=$rc, wanted 1 and: $want"; bad "$name"; fi
-}
 X=$T/x
 mkdir "$X"
 : >"$X/empty"
@@ -169,60 +157,60 @@ U="sshare -a -P -n -o Account,User,RawUsage"
 NOASSOC="no association in it (an empty dump: sacctmgr show assoc lists root's at least)"
 CUT="the file ends in the middle of this line: a dump cut short?"
 # the issue's case: an empty file was a table of root alone, exit 0
-refused "--assoc empty" "$X/empty: $NOASSOC" fairshare --assoc "$X/empty" --usage "$S/usage.txt"
-refused "--assoc blank lines and comments only" "$X/blank: $NOASSOC" fairshare --assoc "$X/blank"
-refused "--assoc its header only" "$X/assoc-header: $NOASSOC" fairshare --assoc "$X/assoc-header"
-refused "priority --assoc empty" "$X/empty: $NOASSOC" priority --conf "$S/slurm.conf" \
+refused "--assoc empty" 1 "mfprio: $X/empty: $NOASSOC" fairshare --assoc "$X/empty" --usage "$S/usage.txt"
+refused "--assoc blank lines and comments only" 1 "mfprio: $X/blank: $NOASSOC" fairshare --assoc "$X/blank"
+refused "--assoc its header only" 1 "mfprio: $X/assoc-header: $NOASSOC" fairshare --assoc "$X/assoc-header"
+refused "priority --assoc empty" 1 "mfprio: $X/empty: $NOASSOC" priority --conf "$S/slurm.conf" \
 	--jobs "$S/jobs.txt" --qos "$S/qos.txt" --assoc "$X/empty"
-refused "--assoc: the usage dump" "$S/usage.txt:1: 3 fields where 4 were expected (\`$A\`)" \
+refused "--assoc: the usage dump" 1 "mfprio: $S/usage.txt:1: 3 fields where 4 were expected (\`$A\`)" \
 	fairshare --assoc "$S/usage.txt"
-refused "--assoc: the usage dump with its header" \
-	"$X/usage-header:1: the header of sshare's usage dump, not a line of \`$A\`" \
+refused "--assoc: the usage dump with its header" 1 \
+	"mfprio: $X/usage-header:1: the header of sshare's usage dump, not a line of \`$A\`" \
 	fairshare --assoc "$X/usage-header"
-refused "--assoc: the job dump" "$S/jobs.txt:1: a line of \`scontrol -o show job\`, not a line of \`$A\`" \
+refused "--assoc: the job dump" 1 "mfprio: $S/jobs.txt:1: a line of \`scontrol -o show job\`, not a line of \`$A\`" \
 	fairshare --assoc "$S/jobs.txt"
-refused "--assoc: the QOS dump" "$S/qos.txt:1: 2 fields where 4 were expected (\`$A\`)" \
+refused "--assoc: the QOS dump" 1 "mfprio: $S/qos.txt:1: 2 fields where 4 were expected (\`$A\`)" \
 	fairshare --assoc "$S/qos.txt"
-refused "--assoc: slurm.conf" "$S/slurm.conf:2: a slurm.conf line, not a line of \`$A\`" \
+refused "--assoc: slurm.conf" 1 "mfprio: $S/slurm.conf:2: a slurm.conf line, not a line of \`$A\`" \
 	fairshare --assoc "$S/slurm.conf"
-refused "--assoc: scontrol show assoc_mgr" \
-	"$L/assoc-mgr:1: a line of \`scontrol show assoc_mgr\`, not a line of \`$A\`" \
+refused "--assoc: scontrol show assoc_mgr" 1 \
+	"mfprio: $L/assoc-mgr:1: a line of \`scontrol show assoc_mgr\`, not a line of \`$A\`" \
 	fairshare --assoc "$L/assoc-mgr"
-refused "--assoc: a JSON job dump" "$J/jobs.json:1: JSON, not a line of \`$A\`" \
+refused "--assoc: a JSON job dump" 1 "mfprio: $J/jobs.json:1: JSON, not a line of \`$A\`" \
 	fairshare --assoc "$J/jobs.json"
 # cut in the middle of bob's row (no newline at the end): 3 fields of 4,
 # or the Fairshare field empty
 printf 'root|||1\na||root|1\na|alice||1\na|bob|' >"$X/assoc-cut"
-refused "--assoc cut short: a field missing" \
-	"$X/assoc-cut:4: 3 fields where 4 were expected (\`$A\`); $CUT" fairshare --assoc "$X/assoc-cut"
+refused "--assoc cut short: a field missing" 1 \
+	"mfprio: $X/assoc-cut:4: 3 fields where 4 were expected (\`$A\`); $CUT" fairshare --assoc "$X/assoc-cut"
 printf 'root|||1\na||root|1\na|alice||1\na|bob||' >"$X/assoc-cut"
-refused "--assoc cut short: Fairshare empty" \
-	"$X/assoc-cut:4: Fairshare '' is not a whole number >= 0 or 'parent'; $CUT" fairshare --assoc "$X/assoc-cut"
+refused "--assoc cut short: Fairshare empty" 1 \
+	"mfprio: $X/assoc-cut:4: Fairshare '' is not a whole number >= 0 or 'parent'; $CUT" fairshare --assoc "$X/assoc-cut"
 printf 'demo|root||||1\ndemo|A|||root|1\ndemo|A|x|p1' >"$X/assoc-cut"
-refused "--assoc with Cluster and Partition, cut short" \
-	"$X/assoc-cut:3: 4 fields where 6 were expected (\`sacctmgr -P -n show assoc format=Cluster,Account,User,Partition,ParentName,Fairshare\`); $CUT" \
+refused "--assoc with Cluster and Partition, cut short" 1 \
+	"mfprio: $X/assoc-cut:3: 4 fields where 6 were expected (\`sacctmgr -P -n show assoc format=Cluster,Account,User,Partition,ParentName,Fairshare\`); $CUT" \
 	fairshare --assoc "$X/assoc-cut"
 
 NOUSAGE="no usage row in it (an empty dump: sshare -a and scontrol show assoc_mgr list root's at least)"
-refused "--usage empty" "$X/empty: $NOUSAGE" fairshare --assoc "$S/assoc.txt" --usage "$X/empty"
+refused "--usage empty" 1 "mfprio: $X/empty: $NOUSAGE" fairshare --assoc "$S/assoc.txt" --usage "$X/empty"
 echo "Account|User|RawUsage" >"$X/usage-header-only"
-refused "--usage its header only" "$X/usage-header-only: $NOUSAGE" fairshare --assoc "$S/assoc.txt" --usage "$X/usage-header-only"
+refused "--usage its header only" 1 "mfprio: $X/usage-header-only: $NOUSAGE" fairshare --assoc "$S/assoc.txt" --usage "$X/usage-header-only"
 # the association dump has four columns as sshare's with Partition, but
 # its account rows name a parent where sshare's name no partition
-refused "--usage: the association dump" \
-	"$S/assoc.txt:2: account 'a' with Partition 'root': sshare prints no partition on an account's row (is this the association dump, Account|User|ParentName|Fairshare?)" \
+refused "--usage: the association dump" 1 \
+	"mfprio: $S/assoc.txt:2: account 'a' with Partition 'root': sshare prints no partition on an account's row (is this the association dump, Account|User|ParentName|Fairshare?)" \
 	fairshare --assoc "$S/assoc.txt" --usage "$S/assoc.txt"
-refused "--usage: the QOS dump" "$S/qos.txt:1: 2 fields where 3 were expected (\`$U\`)" \
+refused "--usage: the QOS dump" 1 "mfprio: $S/qos.txt:1: 2 fields where 3 were expected (\`$U\`)" \
 	fairshare --assoc "$S/assoc.txt" --usage "$S/qos.txt"
-refused "--usage: the job dump" "$S/jobs.txt:1: a line of \`scontrol -o show job\`, not a line of \`$U\`" \
+refused "--usage: the job dump" 1 "mfprio: $S/jobs.txt:1: a line of \`scontrol -o show job\`, not a line of \`$U\`" \
 	fairshare --assoc "$S/assoc.txt" --usage "$S/jobs.txt"
-refused "--usage: slurm.conf" "$S/slurm.conf:2: a slurm.conf line, not a line of \`$U\`" \
+refused "--usage: slurm.conf" 1 "mfprio: $S/slurm.conf:2: a slurm.conf line, not a line of \`$U\`" \
 	fairshare --assoc "$S/assoc.txt" --usage "$S/slurm.conf"
 printf 'a|alice|300\na|bob|' >"$X/usage-cut"
-refused "--usage cut short: RawUsage empty" "$X/usage-cut:2: RawUsage '' is not a number >= 0; $CUT" \
+refused "--usage cut short: RawUsage empty" 1 "mfprio: $X/usage-cut:2: RawUsage '' is not a number >= 0; $CUT" \
 	fairshare --assoc "$S/assoc.txt" --usage "$X/usage-cut"
 printf 'a|alice|300\na|bo' >"$X/usage-cut"
-refused "--usage cut short: a field missing" "$X/usage-cut:2: 2 fields where 3 were expected (\`$U\`); $CUT" \
+refused "--usage cut short: a field missing" 1 "mfprio: $X/usage-cut:2: 2 fields where 3 were expected (\`$U\`); $CUT" \
 	fairshare --assoc "$S/assoc.txt" --usage "$X/usage-cut"
 # a whole last line without its newline is read (a file edited by hand)
 printf 'a|alice|300\na|bob|100' >"$X/usage-nonl"
@@ -237,15 +225,15 @@ AM='Current Association Manager state\n\nAssociation Records\n\n'
 ROOT='ClusterName=demo Account=root UserName= Partition= Priority=0 ID=1\n    UsageRaw/Norm/Efctv=400.00/1.00/1.00\n'
 BOB='ClusterName=demo Account=a UserName=bob(1002) Partition= Priority=0 ID=4\n'
 printf %b "$AM" >"$X/am"
-refused "assoc_mgr: no association record" \
-	"$X/am: no association record in it (scontrol show assoc_mgr flags=assoc lists root's at least)" \
+refused "assoc_mgr: no association record" 1 \
+	"mfprio: $X/am: no association record in it (scontrol show assoc_mgr flags=assoc lists root's at least)" \
 	fairshare --assoc "$S/assoc.txt" --usage "$X/am"
 printf %b "$AM$ROOT$BOB    SharesRaw/Norm/Level/Factor=1/0." >"$X/am"
-refused "assoc_mgr: a record cut short" \
-	"$X/am:7: no UsageRaw in the record of user 'bob' in account 'a'; the file ends in the middle of this record: a dump cut short?" \
+refused "assoc_mgr: a record cut short" 1 \
+	"mfprio: $X/am:7: no UsageRaw in the record of user 'bob' in account 'a'; the file ends in the middle of this record: a dump cut short?" \
 	fairshare --assoc "$S/assoc.txt" --usage "$X/am"
 printf %b "$AM$ROOT$BOB    UsageRaw/Norm/Efctv=" >"$X/am"
-refused "assoc_mgr: a line cut short" "$X/am:8: UsageRaw in '' is not a number >= 0; $CUT" \
+refused "assoc_mgr: a line cut short" 1 "mfprio: $X/am:8: UsageRaw in '' is not a number >= 0; $CUT" \
 	fairshare --assoc "$S/assoc.txt" --usage "$X/am"
 
 finish

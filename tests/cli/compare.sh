@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio compare`: two settings over the same inputs, hand-computed on
 # two jobs whose order a weight swaps, the per-user figures, a no-change
@@ -15,7 +15,7 @@ same() {
 	else printf '%s\n' "$2" | diff - "$out" | sed 's/^/#   /'; bad "$1"; fi
 }
 
-TWO="--conf $C/slurm.conf --qos $C/qos --jobs $C/jobs --now 1700000000"
+TWO=(--conf "$C/slurm.conf" --qos "$C/qos" --jobs "$C/jobs" --now 1700000000)
 
 # --- tests/data/compare: PriorityMaxAge 10 days, only age and QOS weigh.
 # Job 1 (alice, QOS normal 0 of 100) has waited 5 days: age 0.5; job 2
@@ -27,8 +27,7 @@ TWO="--conf $C/slurm.conf --qos $C/qos --jobs $C/jobs --now 1700000000"
 #   job 1: 10000 * 0.5             = 5000
 #   job 2: 10000 * 0.1 + 2000      = 3000   -> job 1 first
 # job 1 moves up one place (+1), job 2 down (-1); no fair-share data: 0.
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --set PriorityWeightAge=10000 -P >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --set PriorityWeightAge=10000 -P >"$out" 2>"$err"
 same "raising PriorityWeightAge swaps the two jobs" \
 "JOBID|USER|ACCOUNT|PARTITION|RANK_BEFORE|RANK_AFTER|MOVE|PRIO_BEFORE|PRIO_AFTER|CHANGE
 1|alice|a|p|2|1|+1|500|5000|+4500
@@ -63,8 +62,7 @@ then ok "--snapshot DIR --now now+1day"; else bad "--snapshot DIR --now now+1day
 # a smaller raise that does not swap them: age 2000: job 1 1000, job 2
 # 200 + 2000 = 2200: no move, both priorities change (+500, +100); the
 # larger change is listed first
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --set PriorityWeightAge=2000 -P -n >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --set PriorityWeightAge=2000 -P -n >"$out" 2>"$err"
 same "a raise that does not swap: priorities change, ranks do not" \
 "1|alice|a|p|2|2|0|500|1000|+500
 2|bob|a|p|1|1|0|2100|2200|+100
@@ -73,16 +71,16 @@ alice|a|1|2|2|0|2.00|2.00|0.000000|0.000000
 bob|a|1|1|1|0|1.00|1.00|0.000000|0.000000"
 
 # the text form says what it compared and how much moved
-# shellcheck disable=SC2086
-if "$MFPRIO" compare $TWO --set PriorityWeightAge=10000 >"$out" 2>"$err" &&
+if "$MFPRIO" compare "${TWO[@]}" --set PriorityWeightAge=10000 >"$out" 2>"$err" &&
 	grep -qxF "after:  $C/slurm.conf with PriorityWeightAge=10000" "$out" &&
 	grep -qxF "2 job(s) ranked: 2 moved, 2 changed priority" "$out"
 then ok "text: the settings and the summary"; else bad "text: the settings and the summary"; fi
 
 # --- no change: no --set, or --set to the value the conf has
 for set in "" "--set PriorityWeightAge=1000" "--set PriorityWeightQOS=2000 --flags ''"; do
-	# shellcheck disable=SC2086
-	eval "\"\$MFPRIO\" compare $TWO $set -P -n" >"$out" 2>"$err"
+	extra=()
+	eval "extra=($set)"
+	"$MFPRIO" compare "${TWO[@]}" "${extra[@]}" -P -n >"$out" 2>"$err"
 	# equal moves (none): by job id; users by name
 	same "nothing moved (${set:-no --set})" \
 "1|alice|a|p|2|2|0|500|500|0
@@ -94,9 +92,8 @@ done
 
 # --- the half-life changes how usage decays from now on; the snapshot's
 # usage is what decay left: nothing moves, and a note says why
-BASE="--conf $S/slurm.conf --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000 --jobs $S/jobs.txt"
-# shellcheck disable=SC2086
-if "$MFPRIO" compare $BASE --set PriorityDecayHalfLife=1-0 -P -n >"$out" 2>"$err" &&
+BASE=(--conf "$S/slurm.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" --now 1700000000 --jobs "$S/jobs.txt")
+if "$MFPRIO" compare "${BASE[@]}" --set PriorityDecayHalfLife=1-0 -P -n >"$out" 2>"$err" &&
 	[ "$(sed '/^$/,$d' "$out" | cut -d'|' -f7,10 | sort -u)" = "0|0" ] &&
 	grep -q "note: --set PriorityDecayHalfLife: .*no figure here changes" "$err"
 then ok "PriorityDecayHalfLife: nothing changes, and a note says so"
@@ -106,29 +103,24 @@ else bad "PriorityDecayHalfLife: nothing changes, and a note says so"; fi
 # 2^(-(effective usage / normalised shares) / damp): alice .875/.5 ->
 # 2^(-.875) = 0.545254 (from 2^(-1.75) = 0.297302), bob .625/.5 ->
 # 2^(-.625) = 0.648420 (from 0.420448)
-# shellcheck disable=SC2086
-"$MFPRIO" compare $BASE --damp 2 -P -n >"$out" 2>"$err"
+"$MFPRIO" compare "${BASE[@]}" --damp 2 -P -n >"$out" 2>"$err"
 if grep -qxF "alice|a|1|3|3|0|3.00|3.00|0.297302|0.545254" "$out" &&
 	grep -qxF "bob|a|2|1|1|0|1.50|1.50|0.420448|0.648420" "$out"
 then ok "--damp 2: each user's fair-share factor before and after"
 else bad "--damp 2: each user's fair-share factor before and after"; fi
 # --damp N and --flags F are --set FairShareDampeningFactor=N and
 # --set PriorityFlags=F
-# shellcheck disable=SC2086
-"$MFPRIO" compare $BASE --set FairShareDampeningFactor=2 -P -n >"$out2" 2>"$err"
+"$MFPRIO" compare "${BASE[@]}" --set FairShareDampeningFactor=2 -P -n >"$out2" 2>"$err"
 if cmp -s "$out" "$out2"; then ok "--damp is --set FairShareDampeningFactor"
 else bad "--damp is --set FairShareDampeningFactor"; fi
-# shellcheck disable=SC2086
-"$MFPRIO" compare $BASE --flags DEPTH_OBLIVIOUS -P -n >"$out" 2>"$err"
-# shellcheck disable=SC2086
-"$MFPRIO" compare $BASE --set PriorityFlags=DEPTH_OBLIVIOUS -P -n >"$out2" 2>"$err"
+"$MFPRIO" compare "${BASE[@]}" --flags DEPTH_OBLIVIOUS -P -n >"$out" 2>"$err"
+"$MFPRIO" compare "${BASE[@]}" --set PriorityFlags=DEPTH_OBLIVIOUS -P -n >"$out2" 2>"$err"
 if cmp -s "$out" "$out2" && grep -q '^alice|a|' "$out" && ! grep -q '|0.297302$' "$out"
 then ok "--flags is --set PriorityFlags (and changes alice's factor)"
 else bad "--flags is --set PriorityFlags"; fi
 
 # --- --json: the same figures as numbers, both settings
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --set PriorityWeightAge=10000 --json >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --set PriorityWeightAge=10000 --json >"$out" 2>"$err"
 if python3 - "$out" >"$err" 2>&1 <<'PY'
 import json, sys
 def refuse(c):
@@ -158,17 +150,14 @@ then ok "--json: parses; the same figures, as numbers; both settings"
 else bad "--json: parses; the same figures, as numbers; both settings"; fi
 
 # --- usage errors
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --set PartitionName=x >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --set PartitionName=x >"$out" 2>"$err"
 if [ $? -eq 2 ] && grep -q "only the Priority\* keys" "$err"; then ok "--set of a key that is not a priority setting: exit 2"
 else bad "--set of a key that is not a priority setting: exit 2"; fi
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --set PriorityWeightAge >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --set PriorityWeightAge >"$out" 2>"$err"
 if [ $? -eq 2 ] && grep -q "not KEY=VALUE" "$err"; then ok "--set without '=': exit 2"
 else bad "--set without '=': exit 2"; fi
 # a bad value is the conf's rule: warned about with where it came from
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --set PriorityWeightAge=lots -P -n >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --set PriorityWeightAge=lots -P -n >"$out" 2>"$err"
 if [ $? -eq 0 ] && grep -q "warning: --set:1: PriorityWeightAge=lots" "$err"
 then ok "--set with a bad value: warned, as in slurm.conf"
 else bad "--set with a bad value: warned, as in slurm.conf"; fi
@@ -178,12 +167,10 @@ else bad "--set with a bad value: warned, as in slurm.conf"; fi
 if [ "$(grep -c "PriorityWeightQOS is 2000 but no --qos file" "$err")" -eq 1 ]
 then ok "a warning about the inputs: once"; else bad "a warning about the inputs: once"; fi
 # --flags and --damp are checked as fairshare checks them
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --flags NO_FAIR_TREE,BOGUS >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --flags NO_FAIR_TREE,BOGUS >"$out" 2>"$err"
 if [ $? -eq 2 ] && grep -q "^mfprio: --flags: .*BOGUS" "$err"; then ok "--flags with an unknown flag: exit 2"
 else bad "--flags with an unknown flag: exit 2"; fi
-# shellcheck disable=SC2086
-"$MFPRIO" compare $TWO --damp 0 >"$out" 2>"$err"
+"$MFPRIO" compare "${TWO[@]}" --damp 0 >"$out" 2>"$err"
 if [ $? -eq 2 ] && grep -q "^mfprio: --damp '0'" "$err"; then ok "--damp 0: exit 2"
 else bad "--damp 0: exit 2"; fi
 "$MFPRIO" compare --conf "$C/slurm.conf" --jobs "$C/missing" >"$out" 2>"$err"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # conf-garbage.sh: every Priority* key, FairShareDampeningFactor,
 # PriorityWeightTRES and TRESBillingWeights with garbage in slurm.conf.
@@ -9,7 +9,7 @@
 . "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 S="$TOP_SRCDIR/tests/data/priority/small"
 t=$T
-IN="--jobs $S/jobs.txt --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000"
+IN=(--jobs "$S/jobs.txt" --qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" --now 1700000000)
 
 # conf NAME SETTING: the small cluster's slurm.conf with SETTING (KEY=VALUE)
 # on its last line, in place of the key's own line; prints that line's number
@@ -23,11 +23,9 @@ conf() {
 # its exit status), and the settings it computed with in NAME.set (the
 # "settings" of --json, less the line naming the input files)
 run() {
-	# shellcheck disable=SC2086
-	"$MFPRIO" priority --conf "$t/$1.conf" $IN --json 2>/dev/null |
+	"$MFPRIO" priority --conf "$t/$1.conf" "${IN[@]}" --json 2>/dev/null |
 		sed -n '/^  "settings"/,/^  },/p' | grep -v '"inputs"' >"$t/$1.set"
-	# shellcheck disable=SC2086
-	"$MFPRIO" priority --conf "$t/$1.conf" $IN >"$t/$1.out" 2>"$t/err"
+	"$MFPRIO" priority --conf "$t/$1.conf" "${IN[@]}" >"$t/$1.out" 2>"$t/err"
 }
 
 # same: NAME.out and NAME.set of bad and good are alike, and not empty

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # slurm.conf read as slurmctld's parser reads it (tests/data/conf): blanks
 # around '=', quoted values, escaped '#', Include relative to the including
@@ -11,12 +11,11 @@
 D="$TOP_SRCDIR/tests/data/conf"
 S="$TOP_SRCDIR/tests/data/priority/small"
 
-IN="--jobs $S/jobs.txt --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000"
+IN=(--jobs "$S/jobs.txt" --qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" --now 1700000000)
 
 # same_rows NAME CONF: the rows of the plain file, hand-computed
 same_rows() {
-	# shellcheck disable=SC2086
-	if "$MFPRIO" priority --conf "$2" $IN >"$out" 2>"$err" &&
+	if "$MFPRIO" priority --conf "$2" "${IN[@]}" >"$out" 2>"$err" &&
 	   cmp -s "$out" "$S/expected.txt"; then ok "$1"; else bad "$1"; fi
 }
 # warns NAME TEXT: the last run's stderr holds TEXT
@@ -49,26 +48,21 @@ fifo_dir=$(mktemp -d)
 mkfifo "$fifo_dir/fifo"
 { cat "$S/slurm.conf"; echo "Include $fifo_dir/fifo"; } >"$fifo_dir/slurm.conf"
 fifo_line=$(wc -l <"$fifo_dir/slurm.conf")
-# shellcheck disable=SC2086
-if timeout 20 "$MFPRIO" priority --conf "$fifo_dir/slurm.conf" $IN \
+if timeout 20 "$MFPRIO" priority --conf "$fifo_dir/slurm.conf" "${IN[@]}" \
 	>"$out" 2>"$err" && cmp -s "$out" "$S/expected.txt"
 then ok "an Include of a FIFO is skipped, not waited on"
 else bad "an Include of a FIFO is skipped, not waited on"; fi
 warns "an Include that is not a regular file is named" \
 	"$fifo_dir/slurm.conf:$fifo_line: Include $fifo_dir/fifo: $fifo_dir/fifo is not a regular file; read on without it"
 rm -rf "$fifo_dir"
-
-# shellcheck disable=SC2086
-"$MFPRIO" priority --conf "$D/parts-missing.conf" $IN >"$out" 2>"$err"
+"$MFPRIO" priority --conf "$D/parts-missing.conf" "${IN[@]}" >"$out" 2>"$err"
 rc=$?
 if [ "$rc" -eq 1 ] &&
    grep -qF "$D/parts-missing.conf:5: Include parts-not-here.conf:" "$err" &&
    grep -qF "no PartitionName line" "$err"; then
 	ok "a needed key in a missing Include: the Include named, then fatal"
 else echo "# rc=$rc"; bad "a needed key in a missing Include: the Include named, then fatal"; fi
-
-# shellcheck disable=SC2086
-"$MFPRIO" priority --conf "$D/nokv.conf" $IN >"$out" 2>"$err"
+"$MFPRIO" priority --conf "$D/nokv.conf" "${IN[@]}" >"$out" 2>"$err"
 rc=$?
 if [ "$rc" -eq 1 ] &&
    grep -qF "$D/nokv.conf:2: 'PriorityWeightAge' is not of the form Key=Value" "$err"

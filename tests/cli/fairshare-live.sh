@@ -11,7 +11,6 @@ for c in "fair_tree:" "classic:--flags=NO_FAIR_TREE" \
 	 "classic_damp2:--flags=NO_FAIR_TREE --damp=2" \
 	 "depth_oblivious:--flags=DEPTH_OBLIVIOUS"; do
 	name=${c%%:*} opts=${c#*:}
-	# shellcheck disable=SC2086
 	if ! "$MFPRIO" fairshare -o "$FS9" --assoc "$D/$name.assoc" --usage "$D/$name.usage" \
 		$opts >"$out"; then
 		echo "not ok - $name: mfprio failed"; fail=$((fail + 1)); continue

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio fairshare` with the options people type to sshare (-a, -l, -P,
 # -n, -A, -u, -m) and the what-ifs --set and --damp, on
@@ -12,22 +12,21 @@
 D="$TOP_SRCDIR/tests/data/fairshare/opts"
 out2=$T/out2
 
-IN="--assoc $D/assoc.txt --usage $D/usage.txt"
+IN=(--assoc "$D/assoc.txt" --usage "$D/usage.txt")
 fs() {
-	# shellcheck disable=SC2086
-	"$MFPRIO" fairshare $IN "$@" >"$out" 2>"$err"
+	"$MFPRIO" fairshare "${IN[@]}" "$@" >"$out" 2>"$err"
 }
-# has NAME PATTERN: a line of stdout matches the basic regex
-has() { if grep -q -- "$2" "$out"; then ok "$1"; else echo "# wanted: $2"; bad "$1"; fi; }
-hasnt() { if grep -q -- "$2" "$out"; then echo "# unwanted: $2"; bad "$1"; else ok "$1"; fi; }
+# matches NAME PATTERN: a line of stdout matches the basic regex
+matches() { if grep -q -- "$2" "$out"; then ok "$1"; else echo "# wanted: $2"; bad "$1"; fi; }
+matches_not() { if grep -q -- "$2" "$out"; then echo "# unwanted: $2"; bad "$1"; else ok "$1"; fi; }
 
 fs --flags NO_FAIR_TREE
-has "classic, damp 1: x" '^  A|x|1|0.500000|100|.*|0.396850|'
-has "classic, damp 1: y" '^  B|y|1|0.250000|0|.*|0.629961|'
+matches "classic, damp 1: x" '^  A|x|1|0.500000|100|.*|0.396850|'
+matches "classic, damp 1: y" '^  B|y|1|0.250000|0|.*|0.629961|'
 
 fs --set PriorityFlags=NO_FAIR_TREE --set FairShareDampeningFactor=2
-has "--set FairShareDampeningFactor=2: x" '^  A|x|.*|0.629961|'
-has "--set FairShareDampeningFactor=2: y" '^  B|y|.*|0.793701|'
+matches "--set FairShareDampeningFactor=2: x" '^  A|x|.*|0.629961|'
+matches "--set FairShareDampeningFactor=2: y" '^  B|y|.*|0.793701|'
 if [ -s "$err" ]; then bad "--set under classic: no warning"
 else ok "--set under classic: no warning"; fi
 
@@ -44,13 +43,13 @@ if [ "$(wc -l <"$out")" -eq 3 ] && grep -q '^ B||1|' "$out" &&
 then ok "-A B: B's row and its users' rows"; else bad "-A B: B's row and its users' rows"; fi
 
 fs -u y,z
-has "-u y,z: y's row" '^  B|y|'
-has "-u y,z: the account rows" '^ A||'
-hasnt "-u y,z: not x's row" '|x|'
+matches "-u y,z: y's row" '^  B|y|'
+matches "-u y,z: the account rows" '^ A||'
+matches_not "-u y,z: not x's row" '|x|'
 
 fs -m
-has "-m: a Partition column in the header" '^Account|User|Partition|RawShares|NormShares|'
-has "-m: empty Partition in a user's row" '^  B|y||1|0.500000|0|'
+matches "-m: a Partition column in the header" '^Account|User|Partition|RawShares|NormShares|'
+matches "-m: empty Partition in a user's row" '^  B|y||1|0.500000|0|'
 
 fs --damp 3
 if grep -qF "FairShareDampeningFactor 3 has no effect: Fair Tree has no dampening" "$err"
@@ -66,5 +65,17 @@ else echo "# rc=$rc"; bad "--set of a key that is not a priority key: refused"; 
 fs --set PriorityFlags; rc=$?
 if [ "$rc" -eq 2 ] && grep -qF -- "not KEY=VALUE" "$err"
 then ok "--set without '=': refused"; else echo "# rc=$rc"; bad "--set without '=': refused"; fi
+
+# mfprio tree takes the what-ifs and --cluster as fairshare does: the same
+# classic factors under --damp 2, and one cluster of a several-cluster dump
+mf tree "${IN[@]}" --flags NO_FAIR_TREE --damp 2 --color never
+has "tree --flags NO_FAIR_TREE --damp 2: x's and y's factors" 0 \
+	"0.666667  0.629961" "0.166667  0.793701"
+mf tree "${IN[@]}" --set PriorityFlags=NO_FAIR_TREE \
+	--set FairShareDampeningFactor=2 --color never
+has "tree --set: the same" 0 "0.666667  0.629961" "0.166667  0.793701"
+mf tree --assoc "$TOP_SRCDIR/tests/data/fairshare/clusters/assoc.txt" \
+	--cluster other --color never
+has "tree --cluster other: other's shares (A 5 of 6)" 0 "83.3%"
 
 finish

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio fairshare` as an admin runs it: the example snapshot under each
 # algorithm, and every kind of bad input giving FILE:LINE and exit 1.
@@ -6,13 +6,6 @@
 D="$TOP_SRCDIR/tests/data/fairshare"
 EX="$TOP_SRCDIR/examples/snapshot"
 
-# expect_fail NAME EXPECTED-STDERR-SUBSTRING ARGS...
-expect_fail() {
-	name=$1 want=$2; shift 2
-	"$MFPRIO" fairshare "$@" >"$out" 2>"$err"; rc=$?
-	if [ "$rc" -eq 1 ] && grep -qF -- "$want" "$err"; then ok "$name"
-	else echo "# rc=$rc, wanted 1 and '$want'"; bad "$name"; fi
-}
 
 # expect_row NAME ROW ARGS...: the exact sshare row appears in the output
 # of the columns FS9 (lib.sh)
@@ -73,48 +66,36 @@ expect_row "fair tree root" "root|||0.000000|1000||1.000000||" \
 FT="Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS|GrpTRESMins|TRESRunMins"
 CL="Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|GrpTRESMins|TRESRunMins"
 CLM="Account|User|Partition|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|GrpTRESMins|TRESRunMins"
-A="--assoc $EX/assoc.txt --usage $EX/usage.txt"
+A=(--assoc "$EX/assoc.txt" --usage "$EX/usage.txt")
 for rel in 22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05 26.11; do
-	# shellcheck disable=SC2086
-	expect_out "header $rel fair tree" "$FT" $A --release "$rel"
-	# shellcheck disable=SC2086
-	expect_out "header $rel classic" "$CL" $A --release "$rel" --flags NO_FAIR_TREE
-	# shellcheck disable=SC2086
-	expect_out "header $rel depth oblivious" "$CL" $A --release "$rel" --flags DEPTH_OBLIVIOUS
+	expect_out "header $rel fair tree" "$FT" "${A[@]}" --release "$rel"
+	expect_out "header $rel classic" "$CL" "${A[@]}" --release "$rel" --flags NO_FAIR_TREE
+	expect_out "header $rel depth oblivious" "$CL" "${A[@]}" --release "$rel" --flags DEPTH_OBLIVIOUS
 done
-# shellcheck disable=SC2086
-expect_out "header classic -m" "$CLM" $A --flags NO_FAIR_TREE -m
+expect_out "header classic -m" "$CLM" "${A[@]}" --flags NO_FAIR_TREE -m
 # the cells: chem under classic before 25.11 has 2^(-.25/.6) = 0.749154
 # as FairShare (sshare computes the classic factor for an account row);
 # from 25.11 the cell is empty; no LevelFS; the TRES cells empty without
 # an assoc_mgr dump
-# shellcheck disable=SC2086
 expect_out "classic 25.05: account FairShare" " chem||60|0.600000|250|0.250000|0.250000|0.749154||" \
-	$A --release 25.05 --flags NO_FAIR_TREE
-# shellcheck disable=SC2086
+	"${A[@]}" --release 25.05 --flags NO_FAIR_TREE
 expect_out "classic 25.11: account FairShare empty" " chem||60|0.600000|250|0.250000|0.250000|||" \
-	$A --release 25.11 --flags NO_FAIR_TREE
+	"${A[@]}" --release 25.11 --flags NO_FAIR_TREE
 # root too (before: 2^(-1/1) = 0.5)
-# shellcheck disable=SC2086
 expect_out "depth oblivious 26.05: root FairShare empty" "root|||1.000000|1000||1.000000|||" \
-	$A --release 26.05 --flags DEPTH_OBLIVIOUS
+	"${A[@]}" --release 26.05 --flags DEPTH_OBLIVIOUS
 # a user's is kept: alice 2^(-.3875/.3) = 0.408479
-# shellcheck disable=SC2086
 expect_out "classic 26.11: user FairShare" "   theory|alice|1|0.300000|200|0.200000|0.387500|0.408479||" \
-	$A --release 26.11 --flags NO_FAIR_TREE
+	"${A[@]}" --release 26.11 --flags NO_FAIR_TREE
 # Fair Tree: accounts empty in every release, chem's LevelFS .6/.25
-# shellcheck disable=SC2086
 expect_out "fair tree 25.11: account" " chem||60|0.600000|250|0.250000|0.250000||2.400000||" \
-	$A --release 25.11
+	"${A[@]}" --release 25.11
 # -o picks and orders columns, any case, a name's start when only one
 # column starts so
-# shellcheck disable=SC2086
-expect_out "-o" "Partition|User|FairShare|LevelFS" $A -o p,USER,fairshare,Lev
-# shellcheck disable=SC2086
-expect_out "-o rows" "|alice|0.408479|0.000000" $A -o p,USER,fairshare,Lev --flags NO_FAIR_TREE
+expect_out "-o" "Partition|User|FairShare|LevelFS" "${A[@]}" -o p,USER,fairshare,Lev
+expect_out "-o rows" "|alice|0.408479|0.000000" "${A[@]}" -o p,USER,fairshare,Lev --flags NO_FAIR_TREE
 for o in Raw ID ,, ''; do
-	# shellcheck disable=SC2086
-	"$MFPRIO" fairshare $A -o "$o" >"$out" 2>"$err"; rc=$?
+	"$MFPRIO" fairshare "${A[@]}" -o "$o" >"$out" 2>"$err"; rc=$?
 	if [ "$rc" -eq 2 ] && grep -qF -- "-o:" "$err"; then ok "-o '$o' refused"
 	else echo "# rc=$rc"; cat "$err"; bad "-o '$o' refused"; fi
 done
@@ -137,29 +118,29 @@ expect_out "TRES cells of a record without limit" \
 rm -rf "$T2"
 
 # bad input: file and line named, exit 1
-expect_fail "duplicate user" "dup-user.txt:4: duplicate association of user 'u'" --assoc "$D/dup-user.txt"
-expect_fail "duplicate account" "dup-acct.txt:3: duplicate account 'A'" --assoc "$D/dup-acct.txt"
-expect_fail "unknown parent" "unknown-parent.txt:2: account 'A' has parent 'nosuch'" --assoc "$D/unknown-parent.txt"
-expect_fail "cycle" "cycle.txt:" --assoc "$D/cycle.txt"
-expect_fail "negative shares" "negative-shares.txt:2: Fairshare '-3'" --assoc "$D/negative-shares.txt"
-expect_fail "text shares" "text-shares.txt:2: Fairshare 'lots'" --assoc "$D/text-shares.txt"
-expect_fail "short line" "short-line.txt:2: 3 fields where 4" --assoc "$D/short-line.txt"
-expect_fail "negative usage" "negative-usage.txt:2: RawUsage '-1'" --assoc "$D/ok-assoc.txt" --usage "$D/negative-usage.txt"
-expect_fail "text usage" "text-usage.txt:1: RawUsage 'abc'" --assoc "$D/ok-assoc.txt" --usage "$D/text-usage.txt"
+expect_fail "duplicate user" 1 "dup-user.txt:4: duplicate association of user 'u'" fairshare --assoc "$D/dup-user.txt"
+expect_fail "duplicate account" 1 "dup-acct.txt:3: duplicate account 'A'" fairshare --assoc "$D/dup-acct.txt"
+expect_fail "unknown parent" 1 "unknown-parent.txt:2: account 'A' has parent 'nosuch'" fairshare --assoc "$D/unknown-parent.txt"
+expect_fail "cycle" 1 "cycle.txt:" fairshare --assoc "$D/cycle.txt"
+expect_fail "negative shares" 1 "negative-shares.txt:2: Fairshare '-3'" fairshare --assoc "$D/negative-shares.txt"
+expect_fail "text shares" 1 "text-shares.txt:2: Fairshare 'lots'" fairshare --assoc "$D/text-shares.txt"
+expect_fail "short line" 1 "short-line.txt:2: 3 fields where 4" fairshare --assoc "$D/short-line.txt"
+expect_fail "negative usage" 1 "negative-usage.txt:2: RawUsage '-1'" fairshare --assoc "$D/ok-assoc.txt" --usage "$D/negative-usage.txt"
+expect_fail "text usage" 1 "text-usage.txt:1: RawUsage 'abc'" fairshare --assoc "$D/ok-assoc.txt" --usage "$D/text-usage.txt"
 # dumps taken apart: a usage row for a user the assoc dump lacks is a
 # warning naming it, and the rest is computed (u's usage stays 0)
 if "$MFPRIO" fairshare --assoc "$D/ok-assoc.txt" --usage "$D/unknown-user.txt" >"$out" 2>"$err" &&
    grep -qF "unknown-user.txt:1: user 'ghost' in account 'A' is not in the association file" "$err" &&
    grep -q '^ *A|u|1|1.000000|0|' "$out"
 then ok "unknown user: a warning, and results"; else bad "unknown user: a warning, and results"; fi
-expect_fail "NUL byte" "nul-usage.txt:1: a NUL byte" --assoc "$D/ok-assoc.txt" --usage "$D/nul-usage.txt"
-expect_fail "missing file" "no-such-file" --assoc "$D/no-such-file"
-expect_fail "malformed conf" "malformed.conf:1:" --assoc "$D/ok-assoc.txt" --conf "$D/malformed.conf"
+expect_fail "NUL byte" 1 "nul-usage.txt:1: a NUL byte" fairshare --assoc "$D/ok-assoc.txt" --usage "$D/nul-usage.txt"
+expect_fail "missing file" 1 "no-such-file" fairshare --assoc "$D/no-such-file"
+expect_fail "malformed conf" 1 "malformed.conf:1:" fairshare --assoc "$D/ok-assoc.txt" --conf "$D/malformed.conf"
 
 # bad conf values: warned with file:line, defaults used, exit 0
 if "$MFPRIO" fairshare -o "$FS9" --assoc "$D/ok-assoc.txt" --conf "$D/bad-values.conf" >"$out" 2>"$err" &&
-   grep -qF "bad-values.conf:1: unknown PriorityFlags flag 'BOGUS'" "$err" &&
-   grep -qF "bad-values.conf:2: FairShareDampeningFactor 'zero'" "$err" &&
+   grep -qF "bad-values.conf:1: PriorityFlags=NO_FAIR_TREE,BOGUS: unknown PriorityFlags flag 'BOGUS'; the other flags are used" "$err" &&
+   grep -qF "bad-values.conf:2: FairShareDampeningFactor=zero: 'zero' is not a number; using 1" "$err" &&
    grep -qxF "  A|u|1|1.000000|0|0.000000|0.000000|1.000000|0.000000" "$out"
 then ok "bad conf values warn and keep going"; else bad "bad conf values warn and keep going"; fi
 

@@ -23,7 +23,7 @@ sample() {
 	case $1 in
 	FILE) echo /dev/null ;; DIR) echo /nonexistent ;; TIME) echo now ;;
 	VER) echo 23.11 ;; KEY=VALUE) echo PriorityWeightAge=1 ;;
-	FLAGS) echo NO_FAIR_TREE ;; *) echo x ;;
+	FLAGS) echo NO_FAIR_TREE ;; N) echo 2 ;; *) echo x ;;
 	esac
 }
 

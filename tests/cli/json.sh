@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio fairshare --json` and `mfprio priority --json` (and --explain):
 # the output parses as JSON (Python's parser, which is not ours, refusing
@@ -61,9 +61,7 @@ for r, line in zip(rows, table[1:]):
 for C in "$D"/priority/cluster/*/; do
 	v=$(basename "$C")
 	args="--conf $C/slurm.conf --jobs $C/jobs --qos $C/qos --assoc $C/assoc --usage $C/usage --assoc-prio $C/assoc-prio --now $(cat "$C/now")"
-	# shellcheck disable=SC2086
 	"$MFPRIO" priority $args -P >"$tab" 2>/dev/null
-	# shellcheck disable=SC2086
 	if "$MFPRIO" priority $args --json >"$out" 2>"$err"; then
 		check "cluster $v: priority --json rows are the -P rows" "$ROWS"
 	else bad "cluster $v: priority --json runs"; fi
@@ -71,11 +69,9 @@ done
 
 # the settings: what the conf says (tests/data/priority/small/slurm.conf),
 # the inputs and the time given
-BASE="--conf $S/slurm.conf --qos $S/qos.txt --assoc $S/assoc.txt --usage $S/usage.txt --now 1700000000 --jobs $S/jobs.txt"
-# shellcheck disable=SC2086
-"$MFPRIO" priority $BASE -P >"$tab" 2>/dev/null
-# shellcheck disable=SC2086
-"$MFPRIO" priority $BASE --json >"$out" 2>"$err"
+BASE=(--conf "$S/slurm.conf" --qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" --now 1700000000 --jobs "$S/jobs.txt")
+"$MFPRIO" priority "${BASE[@]}" -P >"$tab" 2>/dev/null
+"$MFPRIO" priority "${BASE[@]}" --json >"$out" 2>"$err"
 check "small fixture: priority --json rows are the -P rows" "$ROWS"
 check "small fixture: the settings used" '
 s = doc["settings"]
@@ -106,8 +102,7 @@ want(r["job_priority"] == 4423 and r["priority"] == 4423, "priority")
 
 # --- --explain --json: job 106 (priority.sh: 6810.73 -> 6810; rank 3 of
 # 4 rows, 102 in short just above, 101 just below)
-# shellcheck disable=SC2086
-if "$MFPRIO" priority $BASE --explain 106 --json >"$out" 2>"$err"; then
+if "$MFPRIO" priority "${BASE[@]}" --explain 106 --json >"$out" 2>"$err"; then
 	check "explain --json: job 106" '
 want(doc["command"] == "priority --explain", "command")
 want(doc["job"]["job_id"] == 106 and doc["job"]["qos"] == "low", "job")
@@ -124,8 +119,7 @@ want(doc["below"] is None, "below %r" % doc["below"])
 want(doc["above"]["ahead_by"][0] == {"factor": "qos", "by": 2700}, "ahead by qos 3000 - 300")
 '
 else bad "explain --json: job 106"; fi
-# shellcheck disable=SC2086
-"$MFPRIO" priority $BASE --explain 103 --json >"$out" 2>"$err"
+"$MFPRIO" priority "${BASE[@]}" --explain 103 --json >"$out" 2>"$err"
 if [ $? -eq 1 ] && [ ! -s "$out" ] && grep -q "job 103 is not listed" "$err"
 then ok "explain --json of a held job: the error, no JSON"
 else bad "explain --json of a held job: the error, no JSON"; fi
@@ -161,9 +155,7 @@ for a in "$D"/fairshare/live/*.assoc; do
 	esac
 	args="--assoc $a --usage ${a%.assoc}.usage --damp $damp"
 	[ -z "$flags" ] || args="$args --flags $flags"
-	# shellcheck disable=SC2086
 	"$MFPRIO" fairshare -o "$FS9" $args >"$tab" 2>/dev/null
-	# shellcheck disable=SC2086
 	if "$MFPRIO" fairshare $args --json >"$out" 2>"$err"; then
 		check "fairshare $v: --json rows are the table rows" "$FSROWS"
 		check "fairshare $v: settings" "
@@ -179,9 +171,7 @@ done
 a=$D/fairshare/live/classic.assoc
 for rel in 25.05 25.11; do
 	args="--assoc $a --usage ${a%.assoc}.usage --flags NO_FAIR_TREE --release $rel"
-	# shellcheck disable=SC2086
 	"$MFPRIO" fairshare -o "$FS9" $args >"$tab" 2>/dev/null
-	# shellcheck disable=SC2086
 	if "$MFPRIO" fairshare $args --json >"$out" 2>"$err"; then
 		check "fairshare classic $rel: --json rows are the table rows" "$FSROWS"
 		check "fairshare classic $rel: an account's FairShare" "

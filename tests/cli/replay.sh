@@ -1,50 +1,19 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio replay` on tests/data/replay, whose figures are worked out by hand
 # below, and on bad histories: each must be refused naming its file and
 # line, with exit status 1 (2 for a usage error).
 . "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 D="$TOP_SRCDIR/tests/data/replay"
-IN="--conf $D/slurm.conf --assoc $D/assoc --qos $D/qos"
-P="--from 2026-01-01T00:00:00 --to 2026-01-01T00:03:00"
+IN=(--conf "$D/slurm.conf" --assoc "$D/assoc" --qos "$D/qos")
+P=(--from 2026-01-01T00:00:00 --to 2026-01-01T00:03:00)
 
 # run ARGS...: mfprio replay ARGS into out and err; the status in rc
 run() {
-	rc=0
-	# shellcheck disable=SC2086
-	"$MFPRIO" replay "$@" >"$out" 2>"$err" || rc=$?
+	mf replay "$@"
 }
 
-# has NAME STATUS TEXT...: the last run exited STATUS and its stdout holds
-# every TEXT as a whole line
-has() {
-	name=$1 want=$2
-	shift 2
-	if [ "$rc" != "$want" ]; then
-		echo "# exit status $rc, wanted $want"; bad "$name"; return
-	fi
-	for t in "$@"; do
-		if ! grep -qxF -- "$t" "$out"; then
-			echo "# missing line: $t"; bad "$name"; return
-		fi
-	done
-	ok "$name"
-}
 
-# refused NAME STATUS TEXT: the last run exited STATUS, printed nothing on
-# stdout and TEXT (a fixed string) on stderr
-refused() {
-	if [ "$rc" != "$2" ]; then
-		echo "# exit status $rc, wanted $2"; bad "$1"; return
-	fi
-	if [ -s "$out" ]; then
-		echo "# output on stdout"; bad "$1"; return
-	fi
-	if ! grep -qF -- "$3" "$err"; then
-		echo "# missing on stderr: $3"; bad "$1"; return
-	fi
-	ok "$1"
-}
 
 # The history (no decay: usage is billing x seconds; ticks each minute from
 # 00:00, the first charging nothing):
@@ -58,9 +27,8 @@ refused() {
 # shares: b used less, bob ranks first (1.0), alice second (0.5).
 # After, with a's shares 3 (b 1): a's level figure (3/4) / (290/590) =
 # 1.53 beats b's (1/4) / (240/590) = 0.61: alice 1.0, bob 0.5.
-# shellcheck disable=SC2086
-run $IN $P --share a=3 --table final "$D/sacct"
-has "final: usage and fair-share of every association" 0 \
+run "${IN[@]}" "${P[@]}" --share a=3 --table final "$D/sacct"
+has -x "final: usage and fair-share of every association" 0 \
 	"root,,590.00,,590.00," "a,alice,290.00,0.500000,290.00,1.000000" \
 	"b,bob,240.00,1.000000,240.00,0.500000" "a,,290.00,,290.00,"
 if grep -qF "sacct:4: user carol in account c is not in the snapshot's association tree: its jobs' usage is counted to account root" "$err" &&
@@ -84,9 +52,8 @@ fi
 # both sides: b has no usage); at 00:02 alice 240 (job 1 ended at the
 # tick), bob 4 x 30 = 120; after: a's (3/4)/(240/420) = 1.31 beats b's
 # (1/4)/(120/420) = 0.875: alice 1.0.
-# shellcheck disable=SC2086
-run $IN $P --share a=3 "$D/sacct"
-has "series: each user's factor and usage per tick" 0 \
+run "${IN[@]}" "${P[@]}" --share a=3 "$D/sacct"
+has -x "series: each user's factor and usage per tick" 0 \
 	"time,account,user,fs_before,fs_after,usage_before,usage_after" \
 	"2026-01-01T00:00:00,a,alice,1.000000,1.000000,0,0" \
 	"2026-01-01T00:01:00,a,alice,0.500000,0.500000,120,120" \
@@ -105,28 +72,24 @@ fi
 # job 3 (alice, fs 0.5) 5000.35 -> 5000.  Job 3 starts at 00:02:10, priced
 # at 00:02 alone: 5000 + 90/86400 x 1000 = 5001.04 -> 5001 before; after,
 # alice's fs 1: 10001.
-# shellcheck disable=SC2086
-run $IN $P --share a=3 --table jobs "$D/sacct"
-has "jobs: priority and rank when each started" 0 \
+run "${IN[@]}" "${P[@]}" --share a=3 --table jobs "$D/sacct"
+has -x "jobs: priority and rank when each started" 0 \
 	"2,b,bob,debug,2026-01-01T00:01:30,2,10000,1,10000,1" \
 	"3,a,alice,debug,2026-01-01T00:02:10,1,5001,1,10001,1"
-# shellcheck disable=SC2086
-run $IN $P --share a=3 --table users "$D/sacct"
-has "users: the jobs' ranks summarized" 0 \
+run "${IN[@]}" "${P[@]}" --share a=3 --table users "$D/sacct"
+has -x "users: the jobs' ranks summarized" 0 \
 	"a,alice,1,1.00,1.00,0,0,5001.0,10001.0" \
 	"b,bob,1,1.00,1.00,0,0,10000.0,10000.0"
 
 # --show and --top pick the series' users
-# shellcheck disable=SC2086
-run $IN $P --share a=3 --show b/bob "$D/sacct"
+run "${IN[@]}" "${P[@]}" --share a=3 --show b/bob "$D/sacct"
 if [ "$rc" = 0 ] && [ "$(grep -c '^2026.*,b,bob,' "$out")" = 4 ] &&
    ! grep -q alice "$out"; then
 	ok "--show ACCOUNT/USER"
 else
 	bad "--show ACCOUNT/USER"
 fi
-# shellcheck disable=SC2086
-run $IN $P --top 1 --set PriorityWeightAge=0 "$D/sacct"
+run "${IN[@]}" "${P[@]}" --top 1 --set PriorityWeightAge=0 "$D/sacct"
 if [ "$rc" = 0 ] && [ "$(grep -c '^2026' "$out")" = 4 ]; then
 	ok "--top 1"
 else
@@ -134,8 +97,7 @@ else
 fi
 
 # A half-life for "after" (1 minute): less usage than without decay.
-# shellcheck disable=SC2086
-run $IN $P --set PriorityDecayHalfLife=1 --table final "$D/sacct"
+run "${IN[@]}" "${P[@]}" --set PriorityDecayHalfLife=1 --table final "$D/sacct"
 if [ "$rc" = 0 ] && awk -F, '$2 == "alice" || $2 == "bob" { n++;
 	if (!($5 < $3 && $5 > 0)) bad = 1 } END { exit !(n == 2 && !bad) }' \
 	"$out"; then
@@ -145,8 +107,7 @@ else
 fi
 
 # JSON: parses, both sides' settings, the tables
-# shellcheck disable=SC2086
-run $IN $P --set PriorityCalcPeriod=2 --json "$D/sacct"
+run "${IN[@]}" "${P[@]}" --set PriorityCalcPeriod=2 --json "$D/sacct"
 if [ "$rc" = 0 ] && python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -164,8 +125,7 @@ else
 fi
 
 # SVG
-# shellcheck disable=SC2086
-run $IN $P --share a=3 --svg "$T/r.svg" "$D/sacct"
+run "${IN[@]}" "${P[@]}" --share a=3 --svg "$T/r.svg" "$D/sacct"
 if [ "$rc" = 0 ] && grep -q '^<svg ' "$T/r.svg" &&
    [ "$(grep -c '<polyline' "$T/r.svg")" = 4 ] &&
    grep -qF 'no re-simulation' "$T/r.svg"; then
@@ -177,9 +137,8 @@ fi
 # the header line (sacct without -n) and epoch times are read
 { echo "JobIDRaw|User|Account|Partition|QOS|Submit|Eligible|Start|End|State|AllocTRES|ReqTRES"
   sed 's/2026-01-01T00:00:00/1767225600/g' "$D/sacct"; } >"$T/h"
-# shellcheck disable=SC2086
-run $IN $P --share a=3 --table final "$T/h"
-has "a header line, times in seconds" 0 \
+run "${IN[@]}" "${P[@]}" --share a=3 --table final "$T/h"
+has -x "a header line, times in seconds" 0 \
 	"a,alice,290.00,0.500000,290.00,1.000000"
 
 # PriorityUsageResetPeriod: one job of billing 1 from 23:58 to 00:02 of
@@ -187,78 +146,62 @@ has "a header line, times in seconds" 0 \
 # DAILY: the 00:00 tick zeroes usage (23:58 to 23:59, 60, and 23:59 to
 # 00:00 is charged after the reset: 60), then 00:01 and 00:02: 180.
 echo "9|alice|a|debug|normal|2026-03-10T23:58:00|2026-03-10T23:58:00|2026-03-10T23:58:00|2026-03-11T00:02:00|COMPLETED|billing=1,cpu=1,node=1|billing=1,cpu=1,node=1" >"$T/midnight"
-# shellcheck disable=SC2086
-run $IN --from 2026-03-10T23:58:00 --to 2026-03-11T00:02:00 \
+run "${IN[@]}" --from 2026-03-10T23:58:00 --to 2026-03-11T00:02:00 \
 	--set PriorityUsageResetPeriod=DAILY --table final "$T/midnight"
-has "PriorityUsageResetPeriod=DAILY: usage zeroed at midnight" 0 \
+has -x "PriorityUsageResetPeriod=DAILY: usage zeroed at midnight" 0 \
 	"a,alice,240.00,0.500000,180.00,0.500000"
 
 # --- bad histories ------------------------------------------------------
 : >"$T/empty"
-# shellcheck disable=SC2086
-run $IN "$T/empty"
+run "${IN[@]}" "$T/empty"
 refused "an empty file" 1 "$T/empty: empty file: no job record"
-# shellcheck disable=SC2086
-run $IN "$D/assoc"
+run "${IN[@]}" "$D/assoc"
 refused "another dump (the association dump)" 1 \
 	"$D/assoc:1: 4 fields, expected 12"
-# shellcheck disable=SC2086
-run $IN "$TOP_SRCDIR/examples/snapshot/jobs"
+run "${IN[@]}" "$TOP_SRCDIR/examples/snapshot/jobs"
 refused "another dump (scontrol show job)" 1 \
 	"examples/snapshot/jobs:1: a line of \`scontrol -o show job\`"
 head -c 300 "$D/sacct" >"$T/cut"
-# shellcheck disable=SC2086
-run $IN "$T/cut"
+run "${IN[@]}" "$T/cut"
 refused "a line cut in the middle" 1 "$T/cut:2: 11 fields, expected 12"
 if grep -qF "cut short" "$err"; then ok "cut: said so"; else bad "cut: said so"; fi
 sed '2s/00:01:30|2026/00:61:30|2026/' "$D/sacct" >"$T/garbage"
-# shellcheck disable=SC2086
-run $IN "$T/garbage"
+run "${IN[@]}" "$T/garbage"
 refused "a garbage time" 1 \
 	"$T/garbage:2: job 2: Start '2026-01-01T00:61:30': not a time"
 sed '3s/billing=1,cpu=1/billing=one,cpu=1/' "$D/sacct" >"$T/garbage"
-# shellcheck disable=SC2086
-run $IN "$T/garbage"
+run "${IN[@]}" "$T/garbage"
 refused "a garbage TRES count" 1 \
 	"$T/garbage:3: job 3: AllocTRES entry 'billing=one': not TYPE=COUNT"
 sed '2s/billing=4,cpu=4,/billing=4,cpu=4T,/' "$D/sacct" >"$T/garbage"
-# shellcheck disable=SC2086
-run $IN "$T/garbage"
+run "${IN[@]}" "$T/garbage"
 refused "a CPU count past 32 bits (found by fuzz_sacct)" 1 \
 	"$T/garbage:2: job 2: cpu=4398046511104 in its TRES: more than a job can have"
 sed '2s/billing=4,cpu=4,/billing=1e999,cpu=4,/' "$D/sacct" >"$T/garbage"
-# shellcheck disable=SC2086
-run $IN "$T/garbage"
+run "${IN[@]}" "$T/garbage"
 refused "an infinite billing count" 1 \
 	"$T/garbage:2: job 2: AllocTRES entry 'billing=1e999': not TYPE=COUNT"
 sed '4s/^4|/4.batch|/' "$D/sacct" >"$T/garbage"
-# shellcheck disable=SC2086
-run $IN "$T/garbage"
+run "${IN[@]}" "$T/garbage"
 refused "a step's record (no -X)" 1 \
 	"$T/garbage:4: JobIDRaw '4.batch': not a job id"
 sed '1s/2026-01-01T00:02:00|COMPLETED/2025-12-31T23:00:00|COMPLETED/' \
 	"$D/sacct" >"$T/garbage"
-# shellcheck disable=SC2086
-run $IN "$T/garbage"
+run "${IN[@]}" "$T/garbage"
 refused "an end before the start" 1 "$T/garbage:1: job 1: End"
 
 # --- usage errors --------------------------------------------------------
-# shellcheck disable=SC2086
-run $IN
+run "${IN[@]}"
 refused "no history" 2 "the sacct dump (SACCT_FILE) is required"
-# shellcheck disable=SC2086
-run $IN --table bogus "$D/sacct"
+run "${IN[@]}" --table bogus "$D/sacct"
 refused "--table bogus" 2 "--table 'bogus'"
-# shellcheck disable=SC2086
-run $IN --share nosuch=2 "$D/sacct"
+run "${IN[@]}" --share nosuch=2 "$D/sacct"
 refused "--share of no association" 2 "--share 'nosuch=2': no such"
-# shellcheck disable=SC2086
-run $IN --set Foo=1 "$D/sacct"
+run "${IN[@]}" --set Foo=1 "$D/sacct"
 refused "--set of a key not settable" 2 "Foo"
 run --assoc "$D/assoc" "$D/sacct"
 refused "no conf" 2 "--conf FILE and --assoc FILE are required"
-# shellcheck disable=SC2086
-run $IN --from 2026-01-01T00:05:00 --to 2026-01-01T00:00:00 "$D/sacct"
+run "${IN[@]}" --from 2026-01-01T00:05:00 --to 2026-01-01T00:00:00 "$D/sacct"
 refused "--to before --from" 2 "ends (--to) before it starts"
 
 finish

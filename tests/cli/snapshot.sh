@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `mfprio snapshot DIR` and `--snapshot DIR`: the snapshot taken through
 # stand-in scontrol, sacctmgr and sshare commands (which check the
@@ -12,13 +12,6 @@ EX="$D/example"
 S="$TOP_SRCDIR/tests/data/priority/small"
 tmp=$T
 
-# expect_fail NAME RC EXPECTED-STDERR-SUBSTRING COMMAND ARGS...
-expect_fail() {
-	name=$1 want_rc=$2 want=$3; shift 3
-	"$MFPRIO" "$@" >"$out" 2>"$err"; rc=$?
-	if [ "$rc" -eq "$want_rc" ] && grep -qF -- "$want" "$err"; then ok "$name"
-	else echo "# rc=$rc, wanted $want_rc and '$want'"; bad "$name"; fi
-}
 
 # expect_line NAME LINE COMMAND ARGS...: the exact line is on stdout
 expect_line() {
@@ -219,32 +212,25 @@ for f in jobs:"no job in it, nor scontrol's" qos:"no QOS in it (an empty dump" \
 done
 
 # --- bad assoc_mgr dumps: FILE:LINE
-A="--assoc $EX/assoc"
+A=(--assoc "$EX/assoc")
 printf 'ClusterName=x Account=lab UserName=bob(1002) ID=3\n    UsageRaw/Norm/Efctv=12x/0.1/0.1\n' >"$tmp/am1"
-# shellcheck disable=SC2086
 expect_fail "assoc_mgr: a bad UsageRaw" 1 "$tmp/am1:2: UsageRaw in '12x/0.1/0.1'" \
-	fairshare $A --usage "$tmp/am1"
+	fairshare "${A[@]}" --usage "$tmp/am1"
 printf 'Association Records\nClusterName=x UserName=bob(1002) ID=3\n    UsageRaw/Norm/Efctv=1.00/0.1/0.1\n' >"$tmp/am2"
-# shellcheck disable=SC2086
 expect_fail "assoc_mgr: a record without Account" 1 "$tmp/am2:2: association record without Account" \
-	fairshare $A --usage "$tmp/am2"
+	fairshare "${A[@]}" --usage "$tmp/am2"
 printf 'Association Records\n\nClusterName=x Account=lab UserName=zed(9) ID=3\n    UsageRaw/Norm/Efctv=1.00/0.1/0.1\n' >"$tmp/am3"
-# shellcheck disable=SC2086
 expect_fail "assoc_mgr: a user not in the assoc file is a warning" 0 "$tmp/am3:3: user 'zed' in account 'lab' is not in the association file" \
-	fairshare $A --usage "$tmp/am3"
+	fairshare "${A[@]}" --usage "$tmp/am3"
 printf 'ClusterName=x Account=lab UserName=bob(1002) ID=3 Priority=0\n' >"$tmp/am4"
-# shellcheck disable=SC2086
 expect_fail "assoc_mgr: a user record without UsageRaw" 1 "$tmp/am4:1: no UsageRaw" \
-	fairshare $A --usage "$tmp/am4"
+	fairshare "${A[@]}" --usage "$tmp/am4"
 printf 'ClusterName=x Account=lab UserName=bob(1002) ID=x3\n    UsageRaw/Norm/Efctv=1.00/0.1/0.1\n' >"$tmp/am5"
-# shellcheck disable=SC2086
-expect_fail "assoc_mgr: a bad ID" 1 "$tmp/am5:1: ID 'x3'" fairshare $A --usage "$tmp/am5"
+expect_fail "assoc_mgr: a bad ID" 1 "$tmp/am5:1: ID 'x3'" fairshare "${A[@]}" --usage "$tmp/am5"
 printf 'ClusterName=x Account=lab UserName=bob(1002)\n    UsageRaw/Norm/Efctv=1.00/0/0\nClusterName=x Account=lab UserName=bob(1002)\n    UsageRaw/Norm/Efctv=2.00/0/0\n' >"$tmp/am6"
-# shellcheck disable=SC2086
-expect_fail "assoc_mgr: a user twice" 1 "$tmp/am6:3: second usage row" fairshare $A --usage "$tmp/am6"
+expect_fail "assoc_mgr: a user twice" 1 "$tmp/am6:3: second usage row" fairshare "${A[@]}" --usage "$tmp/am6"
 printf 'Association Records\nClusterName=x Account=lab\000\n' >"$tmp/am7"
-# shellcheck disable=SC2086
-expect_fail "assoc_mgr: a NUL byte" 1 "$tmp/am7:2: a NUL byte" fairshare $A --usage "$tmp/am7"
+expect_fail "assoc_mgr: a NUL byte" 1 "$tmp/am7:2: a NUL byte" fairshare "${A[@]}" --usage "$tmp/am7"
 
 # --- mfprio snapshot through stand-in commands.  They print the small
 # fixture's dumps for exactly the arguments mfprio must give, and fail

@@ -12,12 +12,8 @@ W="$TOP_SRCDIR/tests/data/wait"
 # which the reader must pass over).
 case_dir() {
 	d=$T/$1
-	mkdir -p "$d"
-	cp "$W/config" "$W/sprio" "$W/sshare" "$W/time" "$d/"
-	sed -e "s/@PRIO@/${4:-1800}/" -e "s/@STATE@/${3:-PENDING}/" \
-		-e "s/@REASON@/$2/" -e "s/@DEP@/${5:-(null)}/" \
-		-e "s/@ELIG@/${6:-2023-11-12T22:13:20}/" \
-		-e "s/@RESV@/${7:-(null)}/" "$W/job.in" >"$d/jobs.1"
+	wait_case "$d" "$2" "${3:-PENDING}" "${4:-1800}" "${5:-(null)}" \
+		"${6:-2023-11-12T22:13:20}" "${7:-(null)}"
 	sed -e 's/JobId=123 /JobId=110 /' "$d/jobs.1" >"$d/jobs"
 	cat "$d/jobs.1" >>"$d/jobs"
 	rm "$d/jobs.1"
@@ -26,41 +22,14 @@ case_dir() {
 # why NAME [ARGS]: run `mfprio why 123` on $T/NAME; the text with its
 # lines joined (the sentences wrap) in $T/flat, the exit status in rc.
 why() {
-	n=$1
+	local n=$1
 	shift
-	"$MFPRIO" why 123 --snapshot "$T/$n" "$@" >"$out" 2>"$err"
-	rc=$?
-	tr -s '\n ' '  ' <"$out" >"$T/flat"
+	why_flat "$T/$n" "$@"
 }
+# has and lacks (lib.sh) read the joined text
+in=$T/flat
 
-# has NAME WANT-RC TEXT...: the last run exited WANT-RC and its joined
-# text holds every TEXT.
-has() {
-	name=$1 want=$2
-	shift 2
-	miss=
-	for t in "$@"; do
-		grep -qF -- "$t" "$T/flat" || miss="$miss; missing: $t"
-	done
-	if [ "$rc" = "$want" ] && [ -z "$miss" ]; then
-		ok "$name"
-	else
-		echo "# exit status $rc (wanted $want)$miss"
-		bad "$name"
-	fi
-}
 
-# lacks NAME TEXT...: the last run's text holds none of TEXT.
-lacks() {
-	name=$1
-	shift
-	for t in "$@"; do
-		if grep -qF -- "$t" "$T/flat"; then
-			echo "# should not say: $t"; bad "$name"; return
-		fi
-	done
-	ok "$name"
-}
 
 # --- priority.  sprio's rows of partition batch, by priority:
 #   101 5400, 102 3000, 110 2100, 118 2000, 123 1800, 125 1800, 130 1100
@@ -99,7 +68,7 @@ has "priority: age" 0 \
 # 0.666667 for 0.5 / 0.75).
 has "priority: fair-share now and outlook" 0 \
 	"Usage 300 (effective usage 0.7500), normalized shares 0.5000, LevelFS 0.6667, factor 0.0600." \
-	"Its running jobs will still charge 1 CPU-minutes, not counted below." \
+	"Its running jobs will still charge 1 CPU-minute, not counted below." \
 	"In 1 day, running nothing more: usage 150, LevelFS 0.8333" \
 	"In 1 week, running nothing more: usage 2, LevelFS 21.8118" \
 	"In 1 half-life, running nothing more: usage 150, LevelFS 0.8333"
@@ -240,7 +209,7 @@ sed -i 's/^PrivateData .*/PrivateData             = jobs,usage/' "$T/private/con
 grep '|dave|' "$W/sprio" >"$T/private/sprio"
 why private
 has "private: what it could not see" 0 \
-	"Partition batch: its priority is 1800; 1 of your own jobs are ahead of it. The other users' jobs are hidden (PrivateData=jobs): its position is unknown." \
+	"Partition batch: its priority is 1800; 1 of your own jobs is ahead of it. The other users' jobs are hidden (PrivateData=jobs): its position is unknown." \
 	"What it could not see (PrivateData=jobs,usage):"
 lacks "private: no number it could not know" "of 7 pending" "job 101" \
 	"has 5400" "job 118" "job 140" "first of"
@@ -273,7 +242,7 @@ printf '150|short|hank|3500|0.1000000|100|0|1400|0|2000|0|0|0\n151|short|ivy|250
 sed -i 's/^PriorityWeightPartition .*/PriorityWeightPartition = 2000/' "$T/part/config"
 why part
 has "partition: fewer ahead in long and short" 0 \
-	"In partition long, which you may use, 0 of its 1 pending jobs would be ahead (here 4 at the fewest): its partition term is 1500, the job's priority there 2300 (scontrol update job=123 Partition=long" \
+	"In partition long, which you may use, 0 of its 1 pending job would be ahead (here 4 at the fewest): its partition term is 1500, the job's priority there 2300 (scontrol update job=123 Partition=long" \
 	"In partition short, which you may use, 1 of its 2 pending jobs would be ahead (here 4 at the fewest): its partition term is 2000, the job's priority there 2800"
 lacks "partition: not another account's, not down, not another group's" \
 	"partition gpu" "partition debug" "partition private" "nothing you change"

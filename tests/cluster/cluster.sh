@@ -46,6 +46,39 @@
 #                           own (ha-lib.sh); start-backup starts it; stop
 #                           always stops it and removes the namespace
 #   MFPRIO_CTLD_TIMEOUT     with it, SlurmctldTimeout (default 6 s)
+#   MFPRIO_ACCT_ENFORCE     slurm.conf's AccountingStorageEnforce (default
+#                           associations,limits,qos; e.g. associations:
+#                           slurmctld then reports no job end to the plugin)
+#   MFPRIO_CONF_EXTRA       a file whose lines are added at slurm.conf's end
+#                           (start, restart-ctld): GresTypes, more nodes or
+#                           partitions, Preempt*, TRESBillingWeights
+#   MFPRIO_CTLD_WRAP        words put before slurmctld's command (start,
+#                           restart-ctld), e.g. gdb's "gdb -batch -x FILE
+#                           --args": slurmctld then runs in the foreground
+#                           (-D) in the background of this script
+#   MFPRIO_CLUSTER_NODES    N nodes (default 1, at most 8): this machine's
+#                           name and N-1 more, NAME-n2 ... NAME-nN, each its
+#                           own slurmd (slurmd -N NAME-nK, Port=CTLD_PORT+K+1:
+#                           the instance's free ports) on this host, all at
+#                           127.0.0.1; no multiple-slurmd build needed (each
+#                           node has a NodeHostName of its own).  With N > 1
+#                           the slurmd pid files, logs and spool directories
+#                           are per node (slurmd-%n) and the partitions debug
+#                           and big span all nodes
+#   MFPRIO_NODE_CONF        the words describing each node (default
+#                           "CPUs=<nproc> RealMemory=2000"), e.g.
+#                           "CPUs=32 RealMemory=64000 Gres=gpu:4" (more than
+#                           the host has: add SlurmdParameters=config_overrides
+#                           through MFPRIO_CONF_EXTRA)
+#   MFPRIO_GRES_CONF        a file copied to etc/gres.conf (start,
+#                           restart-ctld); unset: a gres.conf an earlier
+#                           start copied is removed
+#   MFPRIO_NODE_CPUS        the node's CPUs in slurm.conf (start,
+#                           restart-ctld; default: nproc).  More than the
+#                           machine has adds SlurmdParameters=config_overrides,
+#                           so that slurmd takes slurm.conf's figure and the
+#                           node is not drained (the busy-controller
+#                           benchmark runs 1,000 one-CPU jobs at once)
 #
 # Munge and MariaDB are shared with the machine and among the instances:
 # start reuses a running munged / mysqld (default sockets) and only starts
@@ -74,6 +107,11 @@ DB_USER=mfprio
 DB_PASS=mfprio-local-test
 TIMEOUT=${MFPRIO_CLUSTER_TIMEOUT:-60}
 NODE=$(hostname -s)
+NODES=${MFPRIO_CLUSTER_NODES:-1}
+[[ $NODES =~ ^[1-8]$ ]] || {
+	printf 'cluster: error: MFPRIO_CLUSTER_NODES=%s: expected 1 to 8\n' "$NODES" >&2
+	exit 2
+}
 FRESH=${MFPRIO_CLUSTER_FRESH:-0}
 
 MYSQL_SOCKET=/run/mysqld/mysqld.sock
@@ -89,16 +127,9 @@ PACKAGES=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
 # shellcheck source=ha-lib.sh source-path=SCRIPTDIR disable=SC1091
 . "$here/ha-lib.sh"
 
-t0=$SECONDS
-
-say() {
-	printf 'cluster: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2
-}
-
-die() {
-	printf 'cluster: error: %s\n' "$*" >&2
-	exit 1
-}
+say_name=cluster
+# shellcheck source=say-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/say-lib.sh"
 
 # show_log FILE...: print the tail of each existing file, for a failure report.
 show_log() {
@@ -380,16 +411,24 @@ munge_ok() {
 	munge -n -t 10 2>/dev/null | unmunge >/dev/null 2>&1
 }
 
+# shared_answers MARKER EXE NAME REUSED: the shared daemon NAME answers;
+# say whether a cluster.sh start started it (the pid in $SHARED/MARKER.ours
+# is still EXE) or someone else did (REUSED says so; the stale marker goes).
+shared_answers() {
+	local marker=$SHARED/$1.ours pid
+	pid=$(pidfile_pid "$marker")
+	if [[ -n $pid ]] && pid_is "$2" "$pid"; then
+		say "$3: started by a cluster.sh start (pid $pid)"
+	else
+		rm -f "$marker"
+		say "$3: $4"
+	fi
+}
+
 start_munge() {
 	local marker=$SHARED/munge.ours pid
 	if munge_ok; then
-		pid=$(pidfile_pid "$marker")
-		if [[ -n $pid ]] && pid_is /usr/sbin/munged "$pid"; then
-			say "munged: started by a cluster.sh start (pid $pid)"
-		else
-			rm -f "$marker"
-			say "munged: reusing the one already running"
-		fi
+		shared_answers munge /usr/sbin/munged munged "reusing the one already running"
 		return 0
 	fi
 	rm -f "$marker"
@@ -409,15 +448,21 @@ start_munge() {
 	say "munged: up (pid $pid)"
 }
 
-stop_munge() {
-	local marker=$SHARED/munge.ours pid
+# stop_shared MARKER EXE NAME SECS: stop the shared daemon a start started
+# (its pid in $SHARED/MARKER.ours), if that pid is still EXE: SIGTERM, then
+# up to SECS s (kill_wait NAME).  SIGTERM is a clean shutdown for both
+# (mysqld_safe then exits by itself).
+stop_shared() {
+	local marker=$SHARED/$1.ours pid
 	[[ -e $marker ]] || return 0
 	pid=$(pidfile_pid "$marker")
-	if [[ -n $pid ]] && pid_is /usr/sbin/munged "$pid"; then
-		kill_wait munged 15 "$pid"
+	if [[ -n $pid ]] && pid_is "$2" "$pid"; then
+		kill_wait "$3" "$4" "$pid"
 	fi
 	rm -f "$marker"
 }
+
+stop_munge() { stop_shared munge /usr/sbin/munged munged 15; }
 
 # ---------------------------------------------------------------- mariadb
 
@@ -429,13 +474,7 @@ start_mariadb() {
 	local marker=$SHARED/mariadb.ours pid
 	local mrun=$SHARED/run/mysql mlog=$SHARED/log
 	if mysqld_ok; then
-		pid=$(pidfile_pid "$marker")
-		if [[ -n $pid ]] && pid_is /usr/sbin/mariadbd "$pid"; then
-			say "mariadb: started by a cluster.sh start (pid $pid)"
-		else
-			rm -f "$marker"
-			say "mariadb: reusing the server on $MYSQL_SOCKET"
-		fi
+		shared_answers mariadb /usr/sbin/mariadbd mariadb "reusing the server on $MYSQL_SOCKET"
 		return 0
 	fi
 	rm -f "$marker"
@@ -467,16 +506,7 @@ start_mariadb() {
 	say "mariadb: up (pid $pid)"
 }
 
-stop_mariadb() {
-	local marker=$SHARED/mariadb.ours pid
-	[[ -e $marker ]] || return 0
-	pid=$(pidfile_pid "$marker")
-	if [[ -n $pid ]] && pid_is /usr/sbin/mariadbd "$pid"; then
-		# SIGTERM is a clean shutdown; mysqld_safe then exits by itself.
-		kill_wait mariadb 60 "$pid"
-	fi
-	rm -f "$marker"
-}
+stop_mariadb() { stop_shared mariadb /usr/sbin/mariadbd mariadb 60; }
 
 # stop_shared_services: stop the munged and mariadb a start started, unless
 # another instance still runs daemons (it needs them; the last one to stop
@@ -509,6 +539,55 @@ setup_db() {
 
 # ---------------------------------------------------------------- config
 
+# node_names: every node of the cluster, this machine's name first.
+node_names() {
+	local k
+	echo "$NODE"
+	for ((k = 2; k <= NODES; k++)); do
+		echo "$NODE-n$k"
+	done
+}
+
+# node_lines: the NodeName lines (MFPRIO_CLUSTER_NODES, MFPRIO_NODE_CONF).
+node_lines() {
+	local hw=${MFPRIO_NODE_CONF:-"CPUs=$(node_cpus) RealMemory=2000"} k
+	echo "NodeName=$NODE NodeAddr=$(ha_ctld_addr) $hw State=UNKNOWN"
+	for ((k = 2; k <= NODES; k++)); do
+		echo "NodeName=$NODE-n$k NodeAddr=$(ha_ctld_addr) Port=$((CTLD_PORT + k + 1)) $hw State=UNKNOWN"
+	done
+}
+
+# slurmd_paths_per_node: each slurmd has its own pid file, log and spool
+# directory (slurmd-%n in slurm.conf): there are several nodes.
+slurmd_paths_per_node() {
+	((NODES > 1))
+}
+
+# write_gres_conf: MFPRIO_GRES_CONF to etc/gres.conf, or remove the one an
+# earlier start copied.
+write_gres_conf() {
+	local f=$ETC/gres.conf
+	if [[ -z ${MFPRIO_GRES_CONF:-} ]]; then
+		if [[ -e $f ]] && head -n 1 "$f" | grep -q '^# Copied from .* by cluster.sh'; then
+			rm -f "$f"
+		fi
+		return 0
+	fi
+	[[ -r $MFPRIO_GRES_CONF ]] || die "cannot read MFPRIO_GRES_CONF=$MFPRIO_GRES_CONF"
+	copy_in "$MFPRIO_GRES_CONF" "$f"
+}
+
+# copy_in SRC DEST: SRC to DEST (mode 644) under a first line naming it,
+# through DEST.new, so that a reader never sees half of it.
+copy_in() {
+	{
+		echo "# Copied from $1 by cluster.sh"
+		cat "$1"
+	} >"$2.new"
+	chmod 644 "$2.new"
+	mv -f "$2.new" "$2"
+}
+
 # release_lines: the slurm.conf lines that depend on the release in use.
 release_lines() {
 	if ! slurm_at_least 23.11; then
@@ -525,8 +604,32 @@ EOF
 	fi
 }
 
+# node_cpus: the node's CPUs in slurm.conf, MFPRIO_NODE_CPUS or nproc.
+node_cpus() {
+	local n=${MFPRIO_NODE_CPUS:-}
+	[[ -n $n ]] || { nproc; return 0; }
+	[[ $n =~ ^[1-9][0-9]{0,5}$ ]] || die "MFPRIO_NODE_CPUS='$n' is not a CPU count"
+	echo "$n"
+}
+
+# extra_conf_lines: MFPRIO_CONF_EXTRA's lines (nothing when unset).
+extra_conf_lines() {
+	[[ -n ${MFPRIO_CONF_EXTRA:-} ]] || return 0
+	[[ -r $MFPRIO_CONF_EXTRA ]] || die "cannot read MFPRIO_CONF_EXTRA=$MFPRIO_CONF_EXTRA"
+	echo "# from $MFPRIO_CONF_EXTRA (MFPRIO_CONF_EXTRA)"
+	cat "$MFPRIO_CONF_EXTRA"
+}
+
 write_slurm_conf() {
-	local plugindir=$SLURM_PLUGIN_DIR tmp dbd_host=localhost
+	local plugindir=$SLURM_PLUGIN_DIR tmp dbd_host=localhost cpus overrides=""
+	local sd_spool=$SPOOL/slurmd sd_pid=$RUN/slurmd.pid sd_log=$LOG/slurmd.log part_nodes=$NODE
+	if slurmd_paths_per_node; then
+		sd_spool=$SPOOL/slurmd-%n sd_pid=$RUN/slurmd-%n.pid sd_log=$LOG/slurmd-%n.log part_nodes=ALL
+	fi
+	cpus=$(node_cpus)
+	# more CPUs than the machine has: slurmd must take slurm.conf's count
+	# (else it registers its own, and slurmctld drains the node)
+	((cpus <= $(nproc))) || overrides=$'SlurmdParameters=config_overrides\n'
 	# a backup controller in its own namespace reaches slurmdbd there
 	ha_on && dbd_host=$(ha_ctld_addr)
 	if [[ -n ${MFPRIO_PLUGIN_DIR:-} ]]; then
@@ -547,11 +650,11 @@ SlurmdUser=root
 AuthType=auth/munge
 PluginDir=$plugindir
 StateSaveLocation=$STATE
-SlurmdSpoolDir=$SPOOL/slurmd
+SlurmdSpoolDir=$sd_spool
 SlurmctldPidFile=$RUN/slurmctld.pid
-SlurmdPidFile=$RUN/slurmd.pid
+SlurmdPidFile=$sd_pid
 SlurmctldLogFile=$LOG/slurmctld.log
-SlurmdLogFile=$LOG/slurmd.log
+SlurmdLogFile=$sd_log
 SlurmctldDebug=info
 # restart-ctld may change PluginDir and priority.conf under a running slurmd.
 DebugFlags=NO_CONF_HASH
@@ -566,7 +669,7 @@ SchedulerType=sched/backfill
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=$dbd_host
 AccountingStoragePort=$DBD_PORT
-AccountingStorageEnforce=associations,limits,qos
+AccountingStorageEnforce=${MFPRIO_ACCT_ENFORCE:-associations,limits,qos}
 MaxJobCount=${MFPRIO_MAX_JOB_COUNT:-100000}
 ReturnToService=2
 InactiveLimit=0
@@ -576,12 +679,14 @@ PriorityType=priority/multifactor
 # every release gets the same period.
 PriorityCalcPeriod=1
 Include $ETC/priority.conf
-NodeName=$NODE NodeAddr=$(ha_ctld_addr) CPUs=$(nproc) RealMemory=2000 State=UNKNOWN
-PartitionName=debug Nodes=$NODE Default=YES PriorityJobFactor=10 MaxTime=INFINITE State=UP
-PartitionName=big Nodes=$NODE PriorityJobFactor=20 MaxTime=INFINITE State=UP
+${overrides}$(node_lines)
+PartitionName=debug Nodes=$part_nodes Default=YES PriorityJobFactor=10 MaxTime=INFINITE State=UP
+PartitionName=big Nodes=$part_nodes PriorityJobFactor=20 MaxTime=INFINITE State=UP
+$(extra_conf_lines)
 EOF
 	chmod 644 "$tmp"
 	mv -f "$tmp" "$ETC/slurm.conf"
+	write_gres_conf
 	ha_write_conf
 }
 
@@ -594,12 +699,7 @@ write_priority_conf() {
 		return 0
 	fi
 	[[ -r $src ]] || die "cannot read priority settings $src"
-	{
-		echo "# Copied from $src by cluster.sh"
-		cat "$src"
-	} >"$ETC/priority.conf.new"
-	chmod 644 "$ETC/priority.conf.new"
-	mv -f "$ETC/priority.conf.new" "$ETC/priority.conf"
+	copy_in "$src" "$ETC/priority.conf"
 }
 
 write_slurmdbd_conf() {
@@ -693,34 +793,51 @@ ctld_ok() {
 	scontrol ping 2>/dev/null | grep -q 'is UP'
 }
 
-# node_state: the State field of our node (e.g. IDLE, IDLE+DRAIN, UNKNOWN,
-# DOWN+NOT_RESPONDING); sinfo would say "drained" before the node registers.
+# node_state [NAME]: the State field of node NAME (default: ours, this
+# machine's) (e.g. IDLE, IDLE+DRAIN, UNKNOWN, DOWN+NOT_RESPONDING); sinfo
+# would say "drained" before the node registers.
 node_state() {
 	ctld_ok || return 0
-	scontrol -o show node "$NODE" 2>/dev/null |
+	scontrol -o show node "${1:-$NODE}" 2>/dev/null |
 		grep -o 'State=[^ ]*' | head -n 1 | cut -d= -f2
 }
 
-# node_registered: slurmd has registered with the running slurmctld.
+# node_registered [NAME]: its slurmd has registered with the running
+# slurmctld.
 node_registered() {
 	local s
-	s=$(node_state)
+	s=$(node_state "$@")
 	[[ -n $s && $s != UNKNOWN* && $s != *NOT_RESPONDING* ]]
 }
 
-# node_usable: registered and neither drained nor down.
+# all_registered: every node's slurmd has.
+all_registered() {
+	local n
+	for n in $(node_names); do
+		node_registered "$n" || return 1
+	done
+}
+
+# node_usable [NAME]: registered and neither drained nor down.
 node_usable() {
 	local s
-	s=$(node_state)
+	s=$(node_state "$@")
 	[[ $s =~ ^(IDLE|MIXED|ALLOCATED|COMPLETING)(\+|$) &&
 		$s != *DRAIN* && $s != *FAIL* && $s != *NOT_RESPONDING* ]]
 }
 
+# start_daemon [--bg] NAME COMMAND...: COMMAND detached (--bg: in the
+# background, for a daemon kept in the foreground)
 start_daemon() {
-	local name=$1
+	local name bg=()
+	if [[ $1 == --bg ]]; then
+		bg=(--bg)
+		shift
+	fi
+	name=$1
 	shift
 	say "$name: starting"
-	detach "$@" </dev/null >"$LOG/$name.stderr" 2>&1 ||
+	detach "${bg[@]}" "$@" </dev/null >"$LOG/$name.stderr" 2>&1 ||
 		fail "$name exited at start" "$LOG/$name.stderr" "$LOG/$name.log"
 }
 
@@ -737,9 +854,15 @@ start_slurmdbd() {
 }
 
 start_slurmctld() {
-	local ctld_env=()
+	local ctld_env=() wrap=()
 	read -ra ctld_env <<<"${MFPRIO_CTLD_ENV:-}"
-	start_daemon slurmctld env "${ctld_env[@]}" "$SLURM_SBIN/slurmctld" -f "$SLURM_CONF"
+	if [[ -n ${MFPRIO_CTLD_WRAP:-} ]]; then
+		read -ra wrap <<<"$MFPRIO_CTLD_WRAP"
+		start_daemon --bg slurmctld env "${ctld_env[@]}" "${wrap[@]}" \
+			"$SLURM_SBIN/slurmctld" -D -f "$SLURM_CONF"
+	else
+		start_daemon slurmctld env "${ctld_env[@]}" "$SLURM_SBIN/slurmctld" -f "$SLURM_CONF"
+	fi
 	wait_for "$TIMEOUT" ctld_ok ||
 		fail "slurmctld does not answer after ${TIMEOUT}s" \
 			"$LOG/slurmctld.stderr" "$LOG/slurmctld.log"
@@ -747,21 +870,39 @@ start_slurmctld() {
 }
 
 start_slurmd() {
-	mkdir -p "$SPOOL/slurmd"
-	start_daemon slurmd "$SLURM_SBIN/slurmd" -f "$SLURM_CONF"
-	wait_for "$TIMEOUT" node_registered ||
-		fail "node $NODE did not register in ${TIMEOUT}s (state '$(node_state)')" \
-			"$LOG/slurmd.stderr" "$LOG/slurmd.log" "$LOG/slurmctld.log"
-	say "slurmd: up (pid $(pidfile_pid "$RUN/slurmd.pid")), node $NODE $(node_state)"
+	local n
+	if ! slurmd_paths_per_node; then
+		mkdir -p "$SPOOL/slurmd"
+		start_daemon slurmd "$SLURM_SBIN/slurmd" -f "$SLURM_CONF"
+		wait_for "$TIMEOUT" node_registered ||
+			fail "node $NODE did not register in ${TIMEOUT}s (state '$(node_state)')" \
+				"$LOG/slurmd.stderr" "$LOG/slurmd.log" "$LOG/slurmctld.log"
+		say "slurmd: up (pid $(pidfile_pid "$RUN/slurmd.pid")), node $NODE $(node_state)"
+		return 0
+	fi
+	# one slurmd per node, each told its node name
+	for n in $(node_names); do
+		mkdir -p "$SPOOL/slurmd-$n"
+		start_daemon "slurmd-$n" "$SLURM_SBIN/slurmd" -f "$SLURM_CONF" -N "$n"
+	done
+	for n in $(node_names); do
+		wait_for "$TIMEOUT" node_registered "$n" ||
+			fail "node $n did not register in ${TIMEOUT}s (state '$(node_state "$n")')" \
+				"$LOG/slurmd-$n.stderr" "$LOG/slurmd-$n.log" "$LOG/slurmctld.log"
+		say "slurmd: up (pid $(pidfile_pid "$RUN/slurmd-$n.pid")), node $n $(node_state "$n")"
+	done
 }
 
-# Bring the node back from a drain/down left by an earlier run.
+# Bring the nodes back from a drain/down left by an earlier run.
 resume_node() {
-	node_usable && return 0
-	say "node $NODE is $(node_state); resuming it"
-	scontrol update nodename="$NODE" state=resume || true
-	wait_for "$TIMEOUT" node_usable ||
-		fail "node $NODE is $(node_state), not usable" "$LOG/slurmctld.log"
+	local n
+	for n in $(node_names); do
+		node_usable "$n" && continue
+		say "node $n is $(node_state "$n"); resuming it"
+		scontrol update nodename="$n" state=resume || true
+		wait_for "$TIMEOUT" node_usable "$n" ||
+			fail "node $n is $(node_state "$n"), not usable" "$LOG/slurmctld.log"
+	done
 }
 
 no_running_jobs() {
@@ -787,6 +928,22 @@ cancel_running_jobs() {
 stop_slurm() {
 	cancel_running_jobs
 	stop_slurm_daemon slurmd "$RUN/slurmd.pid"
+	# one per node (MFPRIO_CLUSTER_NODES > 1), whatever it is now: Debian's
+	# slurmd runs as slurmd-wlm, which our_daemon_pids does not find
+	# (by the pid files alone: a scan of /proc for each would take minutes
+	# on a busy machine)
+	local f pid
+	local -a nodes_pids=()
+	for f in "$RUN"/slurmd-*.pid; do
+		[[ -e $f ]] || continue
+		pid=$(pidfile_pid "$f")
+		if [[ -n $pid ]] && pid_is "$SLURM_SBIN/slurmd" "$pid" &&
+			[[ $(conf_of "$pid") == "$SLURM_CONF" ]]; then
+			nodes_pids+=("$pid")
+		fi
+		rm -f "$f"
+	done
+	kill_wait "slurmd of the nodes" 30 "${nodes_pids[@]}"
 	local pid
 	local -a steps=()
 	while read -r pid; do
@@ -847,8 +1004,8 @@ cmd_restart_ctld() {
 	write_priority_conf ""
 	write_slurm_conf
 	start_slurmctld
-	wait_for "$TIMEOUT" node_registered ||
-		fail "node $NODE not responding after restart (state '$(node_state)')" \
+	wait_for "$TIMEOUT" all_registered ||
+		fail "a node is not responding after restart (state of $NODE '$(node_state)')" \
 			"$LOG/slurmctld.log"
 	say "slurmctld restarted; node $NODE $(node_state)"
 }
@@ -880,34 +1037,38 @@ status_line() {
 	fi
 }
 
+# shared_status NAME TEST: the status line of the shared daemon NAME (its
+# marker $SHARED/NAME.ours); fails when TEST says it does not answer.
+shared_status() {
+	local marker=$SHARED/$1.ours
+	if ! "$2"; then
+		printf '%-10s not answering\n' "$1"
+		return 1
+	fi
+	if [[ -e $marker ]]; then
+		printf '%-10s running (started by cluster.sh, pid %s)\n' "$1" "$(pidfile_pid "$marker")"
+	else
+		printf '%-10s running (not ours)\n' "$1"
+	fi
+}
+
 cmd_status() {
 	local rc=0 others
 	echo "instance   $CLUSTER_INSTANCE (cluster $CLUSTER, ports $CTLD_PORT $SLURMD_PORT $DBD_PORT, database $DB_NAME)"
 	echo "slurm      $SLURM_RELEASE, plugins $SLURM_PLUGIN_DIR"
 	echo "directory  $DIR"
-	if munge_ok; then
-		if [[ -e $SHARED/munge.ours ]]; then
-			echo "munge      running (started by cluster.sh, pid $(pidfile_pid "$SHARED/munge.ours"))"
-		else
-			echo "munge      running (not ours)"
-		fi
-	else
-		echo "munge      not answering"
-		rc=1
-	fi
-	if mysqld_ok; then
-		if [[ -e $SHARED/mariadb.ours ]]; then
-			echo "mariadb    running (started by cluster.sh, pid $(pidfile_pid "$SHARED/mariadb.ours"))"
-		else
-			echo "mariadb    running (not ours)"
-		fi
-	else
-		echo "mariadb    not answering"
-		rc=1
-	fi
+	shared_status munge munge_ok || rc=1
+	shared_status mariadb mysqld_ok || rc=1
 	status_line slurmdbd "$SLURM_SBIN/slurmdbd" "$RUN/slurmdbd.pid"
 	status_line slurmctld "$SLURM_SBIN/slurmctld" "$RUN/slurmctld.pid"
-	status_line slurmd "$SLURM_SBIN/slurmd" "$RUN/slurmd.pid"
+	if slurmd_paths_per_node; then
+		local n
+		for n in $(node_names); do
+			status_line "slurmd" "$SLURM_SBIN/slurmd" "$RUN/slurmd-$n.pid"
+		done
+	else
+		status_line slurmd "$SLURM_SBIN/slurmd" "$RUN/slurmd.pid"
+	fi
 	others=$(other_instances | awk '{ print $3 }' | sort -u | paste -sd' ')
 	echo "others     ${others:-none} (other instances with daemons)"
 	if [[ -e $SLURM_CONF ]] && ctld_ok; then

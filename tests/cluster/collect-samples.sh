@@ -55,14 +55,9 @@ PENDING=(
 	u7:z:debug
 )
 
-t0=$SECONDS
-say() {
-	printf 'samples: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2
-}
-die() {
-	printf 'samples: error: %s\n' "$*" >&2
-	exit 1
-}
+say_name=samples
+# shellcheck source=say-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/say-lib.sh"
 
 cluster_lock samples
 scontrol ping 2>/dev/null | grep -q 'is UP' || die "slurmctld is not answering"

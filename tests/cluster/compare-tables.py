@@ -6,8 +6,10 @@ Usage: compare-tables.py NAME EXPECTED ACTUAL [COLUMN=TOL ...] [--sep=|]
 
 The first line of each file is the header.  Fields equal as strings pass;
 numbers pass within the column's tolerance: TOL is absolute, or relative
-when written with a trailing 'r' (RawUsage=1e-3r); columns without one use
-1.01e-6.  A field that is a TRES list ("cpu=12,mem=3000,billing=12", as
+when written with a trailing 'r' (RawUsage=1e-3r), and relative but never
+under an absolute floor with 'r+FLOOR' (GrpTRESRaw=1e-3r+1: sshare cuts
+TRES-seconds to whole minutes, so one minute either way is rounding);
+columns without one use 1.01e-6.  A field that is a TRES list ("cpu=12,mem=3000,billing=12", as
 sshare's GrpTRESRaw and TRESRunMins print) is compared TRES by TRES, with
 the column's tolerance, a TRES missing from one side counting as 0.
 Repeated header names (sprio's two PARTITION columns) are numbered in
@@ -57,10 +59,18 @@ def tres_list(s):
     return out
 
 
-def close(fx, fy, tol, rel):
+def close(fx, fy, tol, rel, floor=0.0):
     d = abs(fx - fy)
     lim = tol * max(abs(fx), abs(fy), 1.0) if rel else tol
-    return d, d <= lim
+    return d, d <= max(lim, floor)
+
+
+def parse_tol(text):
+    """'1e-3' (absolute), '1e-3r' (relative), '1e-3r+1' (relative, floor 1)"""
+    if "r" not in text:
+        return float(text), False, 0.0
+    rel, _, floor = text.partition("r")
+    return float(rel), True, float(floor[1:]) if floor.startswith("+") else 0.0
 
 
 def main():
@@ -71,7 +81,7 @@ def main():
     tols = {}
     for a in args[3:]:
         col, tol = a.split("=", 1)
-        tols[col] = (float(tol[:-1]), True) if tol.endswith("r") else (float(tol), False)
+        tols[col] = parse_tol(tol)
     exp, act = parse(exp_path, sep), parse(act_path, sep)
     bad, worst = 0, {}
     # a header alone is no answer: every caller's table has rows
@@ -95,9 +105,9 @@ def main():
             if x == y:
                 continue
             fx, fy = num(x), num(y)
-            tol, rel = tols.get(c, (1.01e-6, False))
+            tol, rel, floor = tols.get(c, (1.01e-6, False, 0.0))
             if fx is not None and fy is not None:
-                d, good = close(fx, fy, tol, rel)
+                d, good = close(fx, fy, tol, rel, floor)
                 worst[c] = max(worst.get(c, 0.0), d)
                 if good:
                     continue
@@ -105,7 +115,7 @@ def main():
             if tx is not None and ty is not None:
                 good = True
                 for k in set(tx) | set(ty):
-                    d, g = close(tx.get(k, 0.0), ty.get(k, 0.0), tol, rel)
+                    d, g = close(tx.get(k, 0.0), ty.get(k, 0.0), tol, rel, floor)
                     worst[c] = max(worst.get(c, 0.0), d)
                     good = good and g
                 if good:

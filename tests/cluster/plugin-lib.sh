@@ -23,6 +23,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DIR=$CLUSTER_DIR
 export SLURM_CONF=$DIR/etc/slurm.conf
 LOG=$DIR/log/slurmctld.log
+# the instance's logs (slurmctld, a backup's, slurmd, slurmdbd) go with a
+# failed test's outputs (check-lib.sh finish)
+KEEP_ON_FAILURE=("$DIR/log")
 STATE=$DIR/state
 NODE=$(hostname -s)
 
@@ -142,15 +145,22 @@ restart_ctld() {
 }
 
 # stop_ctld: stop slurmctld only (it saves its state), and wait for it.
+# Fails when the primary slurmctld still answers for this cluster: one whose
+# pid this instance's pid file does not give would write its state over
+# what the caller prepares next.
 stop_ctld() {
 	local pid end=$((SECONDS + 60))
 	pid=$(ctld_pid)
-	[[ -n $pid ]] || return 0
-	kill -TERM "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null; do
-		((SECONDS < end)) || { say "slurmctld $pid does not stop"; return 1; }
-		sleep 1
-	done
+	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
+		while kill -0 "$pid" 2>/dev/null; do
+			((SECONDS < end)) || { say "slurmctld $pid does not stop"; return 1; }
+			sleep 1
+		done
+	fi
+	if scontrol ping 2>/dev/null | grep -q '(primary) .* is UP'; then
+		say "a slurmctld still answers (pid file: '$(head -c 40 "$DIR/run/slurmctld.pid" 2>/dev/null)', pid ${pid:-none of ours})"
+		return 1
+	fi
 }
 
 # start_ctld LABEL: start slurmctld again after stop_ctld.
@@ -164,22 +174,61 @@ start_ctld() {
 log_mark() {
 	local ino n
 	ino=$(stat -c %i "$LOG" 2>/dev/null || echo 0)
-	n=$(wc -l <"$LOG" 2>/dev/null || echo 0)
+	n=$(wc -l 2>/dev/null <"$LOG" || echo 0)
 	echo "$ino:$n"
 }
 
-# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.  A log file
-# made anew since the mark (a start that wiped the cluster: another release
-# had used this instance) is read from its start.
-log_has() {
+# log_after MARK: the lines logged after MARK; fails (and says so on
+# stderr) when the log cannot be read.  A log file made anew since the mark
+# (a start that wiped the cluster: another release had used this instance),
+# or shorter than it was, is read from its start.
+log_after() {
 	local ino=${1%%:*} n=${1#*:}
+	if [[ ! -f $LOG || ! -r $LOG ]]; then
+		say "cannot read the log $LOG" >&2
+		return 1
+	fi
 	[[ $(stat -c %i "$LOG" 2>/dev/null || echo 0) == "$ino" ]] || n=0
-	tail -n +"$((n + 1))" "$LOG" 2>/dev/null | grep -qE -- "$2"
+	(($(wc -l <"$LOG") >= n)) || n=0
+	tail -n +"$((n + 1))" "$LOG" || { say "cannot read the log $LOG" >&2; return 1; }
 }
 
-# log_lacks MARK PATTERN: PATTERN not logged after MARK.
+# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.
+log_has() {
+	log_after "$1" 2>/dev/null | grep -qE -- "$2"
+}
+
+# sub SBATCH_ARGS...: a one-second job submitted, its id
+sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
+
+# drain REASON: this node drained, so that what is submitted stays pending
+drain() { scontrol update nodename="$NODE" state=drain reason="$1"; }
+
+# wait_until SECS COMMAND...: COMMAND succeeds within SECS s (tried every
+# second).
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		((SECONDS < end)) || return 1
+		sleep 1
+	done
+}
+
+# log_soon MARK PATTERN: PATTERN logged after MARK, now or within 30 s: for
+# a line of the plugin's init, read after cluster.sh restart-ctld returns
+# (24.11's and 26.11's slurmctld open their RPC ports before they call
+# priority_g_init).
+log_soon() {
+	wait_until 30 log_has "$@"
+}
+
+# log_lacks MARK PATTERN: the log is read, and PATTERN was not logged after
+# MARK (a log missing or unreadable fails: it shows nothing).
 log_lacks() {
-	! log_has "$@"
+	local text
+	text=$(log_after "$1") || return 1
+	! grep -qE -- "$2" <<<"$text"
 }
 
 # raw_usage ACCOUNT USER: sshare's RawUsage of that association (0 if none)

@@ -37,14 +37,9 @@ DEFAULT_SPECS=(
 	u7:z:5
 )
 
-t0=$SECONDS
-say() {
-	printf 'run-jobs: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2
-}
-die() {
-	printf 'run-jobs: error: %s\n' "$*" >&2
-	exit 1
-}
+say_name=run-jobs
+# shellcheck source=say-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/say-lib.sh"
 
 cluster_lock run-jobs
 [[ -e $SLURM_CONF ]] || die "no $SLURM_CONF; start the cluster first (cluster.sh start)"

@@ -5,11 +5,13 @@ its fair-share test program, read from that release's test file, checked
 against what the program printed.
 
 TESTFILE is one of
-  testsuite/expect/test24.1            (an expect script: each expected row
+  testsuite/expect/test24.1, test24.4  (an expect script: each expected row
                                         is a quoted pattern with a '|' in an
                                         expect block, matched as a plain
                                         substring; the script's
-                                        "$matches != N" says how many)
+                                        "$matches != N", or "$matches !=
+                                        $VAR" with "set VAR N", says how
+                                        many)
   testsuite/python/tests/test_130_2.py (pytest: each row is the raw
                                         string of a re.search(), a regular
                                         expression searched in the output)
@@ -25,11 +27,17 @@ import sys
 
 
 def rows_expect(text):
-    """test24.1: the quoted patterns of the expect block that hold a '|'
-    (the others are the log lines it tolerates); the count it asks."""
+    """test24.1, test24.4: the quoted patterns of the expect block that hold
+    a '|' (the others are the log lines it tolerates); the count it asks,
+    written in the comparison or in the variable it compares with."""
     rows = re.findall(r'^\s*"([^"\n]*\|[^"\n]*)"\s*\{', text, re.M)
-    m = re.search(r'\$matches\s*!=\s*(\d+)', text)
-    want = int(m.group(1)) if m else None
+    want = None
+    m = re.search(r'\$matches\s*!=\s*(\d+|\$\w+)', text)
+    if m and m.group(1).startswith('$'):
+        m = re.search(r'^\s*set\s+%s\s+(\d+)\s*$' % re.escape(m.group(1)[1:]),
+                      text, re.M)
+    if m:
+        want = int(m.group(1))
     return [('substring', r) for r in rows], want
 
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # sprio-vs-mfprio.sh: `mfprio priority` on dumps of a real cluster against
 # that cluster's live `sprio -l`.  Exits 0 when every row matches, 1 on any
-# difference (each one shown), 2 when the cluster could not be set up.
+# difference (each one shown), 2 when the cluster could not be set up; ends
+# with "N passed, M failed" (the comparisons), as the release matrix wants.
 #
 # Usage: sprio-vs-mfprio.sh [--save DIR] [--keep] [--quick]
 #   --save DIR   also copy the dumps (slurm.conf, priority.conf, jobs, qos,
@@ -60,9 +61,9 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 
-t0=$SECONDS
-say() { printf 'sprio-vs-mfprio: [%3ds] %s\n' $((SECONDS - t0)) "$*" >&2; }
-die() { printf 'sprio-vs-mfprio: error: %s\n' "$*" >&2; exit 2; }
+say_name=sprio-vs-mfprio die_status=2
+# shellcheck source=say-lib.sh source-path=SCRIPTDIR disable=SC1091
+. "$here/say-lib.sh"
 
 [[ -x $MFPRIO ]] || die "no mfprio at $MFPRIO (build first, or set MFPRIO)"
 
@@ -187,7 +188,7 @@ dump() {
 	sprio -o "$SPRIO_P" >"$d/sprio-P"
 }
 
-failed=0
+failed=0 compared=0
 # check VARIANT: wait for a calculation after $since, dump, compare.
 check() {
 	local v=$1 d=$work/$1 before after try end
@@ -238,6 +239,7 @@ check() {
 			cp "$d/$f" "$save/$v/$f"
 		done
 	fi
+	compared=$((compared + 2))
 	printf '%s sprio -l:      ' "$v"
 	"$here/../cli/compare-sprio.sh" "$d/sprio" "$d/mfprio" || failed=$((failed + 1))
 	printf '%s sprio (full):  ' "$v"
@@ -270,8 +272,11 @@ if [[ $quick == 0 ]]; then
 	done
 fi
 [[ -z $save ]] || say "dumps saved in $save"
+# the summary line the release matrix reads (tests/cluster/matrix.sh)
 if [[ $failed -gt 0 ]]; then
 	say "$failed comparison(s) differ"
+	echo "$((compared - failed)) passed, $failed failed"
 	exit 1
 fi
 say "every comparison identical"
+echo "$compared passed, 0 failed"

@@ -68,8 +68,7 @@ start_cluster "$here/priority-default.conf" 0
 check "our plugin is loaded" loaded_is "$plugin_dir/priority_multifactor.so"
 # pending jobs: the node drained, three jobs wait (one in each partition,
 # one in both)
-scontrol update nodename="$NODE" state=drain reason=mfprio-conf-garbage
-sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
+drain mfprio-conf-garbage
 jobs=("$(sub --uid=u1 -A b -p debug)" "$(sub --uid=u2 -A c -p big)" "$(sub --uid=u4 -A e -p debug,big)")
 for _ in $(seq 60); do
 	[[ $(sprio -h | wc -l) -ge 4 ]] && break

@@ -81,15 +81,6 @@ ended() {
 running() {
 	[[ $(squeue -h -t R | wc -l) -eq $1 ]]
 }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		((SECONDS < end)) || return 1
-		sleep 2
-	done
-}
 
 # dbd stop-dbd|start-dbd: cluster.sh's, its output kept
 dbd() {
@@ -112,7 +103,7 @@ s0=$(date +%s)
 check "before: jobs A (b/u1) and B (e/u4) submitted" \
 	eval 'submit A b u1 $((LEAD + DOWN / 2)) && submit B e u4 $((LEAD + DOWN + 60))'
 check "before: F (c/u3, QOS wait) submitted" submit F c u3 60 --qos=wait
-check "before: A and B run" wait_for 60 running 2
+check "before: A and B run" wait_until 60 running 2
 while (($(date +%s) < s0 + LEAD)); do sleep 1; done
 m=$(log_mark)
 check "before: slurmdbd stopped (cluster.sh stop-dbd)" dbd stop-dbd
@@ -163,7 +154,7 @@ check "during: C ran and ended" ended "${job[C]}"
 check "during: E runs" test "$(state "${job[E]}")" = RUNNING
 
 check "after: slurmdbd started again (cluster.sh start-dbd)" dbd start-dbd
-check "after: B and E ended" wait_for 180 running 0
+check "after: B and E ended" wait_until 180 running 0
 scancel "${job[F]}"
 ended=$(date +%s)
 # sacct_ended: sacct has A B C E ended (COMPLETED), the queued records sent
@@ -171,7 +162,7 @@ sacct_ended() {
 	[[ $(sacct -n -X -P -a -j "${job[A]},${job[B]},${job[C]},${job[E]}" -o JobID,State 2>/dev/null |
 		grep -c '|COMPLETED$') -eq 4 ]]
 }
-check "after: sacct has the four jobs COMPLETED (slurmctld's queued records sent)" wait_for 300 sacct_ended
+check "after: sacct has the four jobs COMPLETED (slurmctld's queued records sent)" wait_until 300 sacct_ended
 wait_tick "$ended"
 check "after: slurmctld answers" ctld_alive
 

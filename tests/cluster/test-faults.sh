@@ -171,8 +171,7 @@ check "2: sprio and sshare finite and in range" finite garbage
 chmod 0500 "$STATE"
 run_jobs f:u5:2:4
 m=$(log_mark)
-end=$((SECONDS + 90))
-until log_has "$m" "mfprio: cannot create $f.new" || ((SECONDS > end)); do sleep 1; done
+wait_until 90 log_has "$m" "mfprio: cannot create $f.new"
 check "3: unwritable StateSaveLocation: the failed write is named" \
 	log_has "$m" "mfprio: cannot create $f.new: Permission denied"
 check "3: slurmctld answers" ctld_alive

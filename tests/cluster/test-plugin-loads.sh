@@ -73,29 +73,33 @@ check "upstream found no fault in our state file" \
 	log_lacks "$m" 'Incomplete priority last decay file'
 use_plugin ours
 
+# start_on LABEL WHAT: slurmctld started again on the state the caller left
+# after stop_ctld (t: the time just before, m: the log's mark), and checked
+# up: "slurmctld starts WHAT".
+start_on() {
+	t=$(date +%s)
+	m=$(log_mark)
+	start_ctld "$1"
+	check "slurmctld starts $2" ctld_alive
+}
+
 # missing state file
-stop_ctld
+check "slurmctld stops (missing)" stop_ctld
 rm -f "$f" "$f.old" "$f.new"
-t=$(date +%s)
-m=$(log_mark)
-start_ctld missing
-check "slurmctld starts without a state file" ctld_alive
+start_on missing "without a state file"
 check "a missing state file is logged as a first start" \
-	log_has "$m" "mfprio: no state file $f"
+	log_soon "$m" "mfprio: no state file $f"
 wait_tick "$t" >/dev/null
 check "the next pass writes a 16-byte state file" test "$(stat -c %s "$f" 2>/dev/null)" = 16
 
 # truncated state file (no .old to fall back on)
-stop_ctld
+check "slurmctld stops (truncated)" stop_ctld
 head -c 5 "$f" >"$f.cut" && mv "$f.cut" "$f"
 rm -f "$f.old"
 chown slurm: "$f" 2>/dev/null
-t=$(date +%s)
-m=$(log_mark)
-start_ctld truncated
-check "slurmctld starts with a truncated state file" ctld_alive
+start_on truncated "with a truncated state file"
 check "the truncated file is reported by name" \
-	log_has "$m" "mfprio: state file $f is truncated \\(5 of 16 bytes\\)"
+	log_soon "$m" "mfprio: state file $f is truncated \\(5 of 16 bytes\\)"
 wait_tick "$t" >/dev/null
 check "the next pass rewrites a 16-byte state file" test "$(stat -c %s "$f" 2>/dev/null)" = 16
 
@@ -103,19 +107,17 @@ check "the next pass rewrites a 16-byte state file" test "$(stat -c %s "$f" 2>/d
 sleep 61
 t=$(date +%s)
 wait_tick "$t" >/dev/null     # a pass that leaves a good .old behind
-stop_ctld
+check "slurmctld stops (old)" stop_ctld
 : >"$f"
-m=$(log_mark)
-start_ctld old
-check "slurmctld starts with an empty state file and a good .old" ctld_alive
-check "the .old copy is used" log_has "$m" "mfprio: using the previous state file $f.old"
+start_on old "with an empty state file and a good .old"
+check "the .old copy is used" log_soon "$m" "mfprio: using the previous state file $f.old"
 
 # times in the future (a clock set back, or garbage): taken as now, said so,
 # and the next pass runs and writes sane times
 sleep 61
 t=$(date +%s)
 wait_tick "$t" >/dev/null
-stop_ctld
+check "slurmctld stops (future)" stop_ctld
 rm -f "$f.old"
 future=$(($(date +%s) + 10 * 365 * 86400))
 # be64 N: N as 8 bytes, big-endian (pack_time's format)
@@ -126,12 +128,9 @@ be64() {
 }
 { be64 "$future"; be64 "$future"; } >"$f"
 chown slurm: "$f"
-t=$(date +%s)
-m=$(log_mark)
-start_ctld future
-check "slurmctld starts with times in the future" ctld_alive
+start_on future "with times in the future"
 check "a last decay time in the future is reported and taken as now" \
-	log_has "$m" "mfprio: state file $f: last decay time $future is [0-9]+ s in the future; taken as now"
+	log_soon "$m" "mfprio: state file $f: last decay time $future is [0-9]+ s in the future; taken as now"
 check "a last reset time in the future is reported and taken as now" \
 	log_has "$m" "mfprio: state file $f: last usage reset time $future is [0-9]+ s in the future"
 wait_tick "$t" >/dev/null
@@ -145,26 +144,22 @@ check "the next pass writes a recent last decay time ($((16#$ran)) vs $now)" \
 check "and no reset time in the future ($((16#$reset)) vs $now)" test $((16#$reset)) -le "$now"
 
 # garbage: 16 bytes that are no plausible times
-stop_ctld
+check "slurmctld stops (garbage)" stop_ctld
 printf '\xff\xff\xff\xff\xff\xff\xff\xf0\x00\x00\x00\x00\x00\x00\x00\x07' >"$f"
 chown slurm: "$f"
-m=$(log_mark)
-start_ctld garbage
-check "slurmctld starts with a garbage state file" ctld_alive
+start_on garbage "with a garbage state file"
 check "a garbage last decay time is reported and taken as now" \
-	log_has "$m" "mfprio: state file $f: last decay time -?[0-9]+ is not a plausible time; taken as now"
+	log_soon "$m" "mfprio: state file $f: last decay time -?[0-9]+ is not a plausible time; taken as now"
 
 # mfprio_charged_jobs with a bad line in the middle: the lines after it
 # are kept (two jobs), the bad one named by file and line
-stop_ctld
+check "slurmctld stops (charged)" stop_ctld
 cj=$STATE/mfprio_charged_jobs
 now=$(date +%s)
 printf '%s %s\nnot a job line\n%s %s\n' 900001 "$now" 900002 "$now" >"$cj"
 chown slurm: "$cj"
-m=$(log_mark)
-start_ctld charged
-check "slurmctld starts with a malformed $cj" ctld_alive
-check "the bad line is named" log_has "$m" "mfprio: $cj:2: not \"JOBID ENDTIME\": line skipped"
+start_on charged "with a malformed $cj"
+check "the bad line is named" log_soon "$m" "mfprio: $cj:2: not \"JOBID ENDTIME\": line skipped"
 check "the lines around it are kept" \
 	log_has "$m" "mfprio: $cj: 2 jobs that ended since the last decay pass were charged already"
 

@@ -20,8 +20,7 @@ use_plugin ours
 { cat "$here/priority-default.conf"
   echo "PriorityParameters=site_knob=1,mfprio_metrics_file=$STATE/mfprio.prom"; } >"$out/priority.conf"
 start_cluster "$out/priority.conf"
-scontrol update nodename="$NODE" state=drain reason=mfprio-stats
-sub() { sbatch --parsable -D /tmp -o /dev/null --wrap 'sleep 1' "$@" | cut -d';' -f1; }
+drain mfprio-stats
 j1=$(sub --uid=u1 -A b -p debug)
 j2=$(sub --uid=u2 -A c -p big)
 j3=$(sub --uid=u2 -A c -p debug,big)

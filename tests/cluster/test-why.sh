@@ -140,7 +140,9 @@ read -r ahead rows term by < <(awk -F'|' -v j="$last" '
 	  for (i = 3; i <= 7; i++) if (nx && f[nx, i] - f[me, i] > best) { best = f[nx, i] - f[me, i]; t = name[i] }
 	  print n, NR, t, best }' "$out/wait.sprio")
 say "sprio: job $last ($owner) has $ahead of $rows ahead; next's largest term $term +$by"
-if [[ $rc == 0 ]] && grep -qF "Partition debug: $ahead of $rows pending jobs are ahead of it." "$out/wait.flat"; then
+# one ahead: "is", the job named in the same sentence
+if [[ $ahead == 1 ]]; then verb="1 of $rows pending jobs is ahead of it,"; else verb="$ahead of $rows pending jobs are ahead of it."; fi
+if [[ $rc == 0 ]] && grep -qF "Partition debug: $verb" "$out/wait.flat"; then
 	ok "why JOBID as $owner: $ahead of $rows ahead, as sprio's rows"
 else
 	cat "$out/wait.out" "$out/wait.err"; bad "why JOBID: the position"
@@ -183,7 +185,8 @@ fi
 # in big (sprio -p big): 0 of 0 ahead, fewer than debug's.
 qprio=$(awk -F'|' -v j="$qjob" '$1 + 0 == j { print $2 + 0 }' "$out/qos.sprio")
 nbig=$(sprio -h -p big -o %i | grep -c .)
-if grep -qF "In partition big, which you may use, 0 of its $nbig pending jobs would be ahead" "$out/qos.flat" &&
+if [[ $nbig == 1 ]]; then njobs="job"; else njobs="jobs"; fi
+if grep -qF "In partition big, which you may use, 0 of its $nbig pending $njobs would be ahead" "$out/qos.flat" &&
 	python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["better_partitions"]
 sys.exit(not (len(p) == 1 and p[0]["partition"] == "big" and p[0]["partition_term"] == 2000 and p[0]["priority"] == float(sys.argv[2]) + 1000))' "$out/qos.json" "$qprio"; then
 	ok "why JOBID as u3: partition big, term 2000, priority $qprio + 1000 there, 0 ahead"
@@ -244,7 +247,7 @@ runuser -u u2 -- "$umf" why "$lim" >"$out/private.out" 2>&1
 tr -s '\n ' '  ' <"$out/private.out" >"$out/private.flat"
 if grep -qF "What it could not see (PrivateData=jobs,usage):" "$out/private.flat" &&
 	grep -qF "its position is unknown" "$out/private.flat" &&
-	! grep -qE "pending jobs are ahead|first of|\(job [0-9]+\)" "$out/private.flat"; then
+	! grep -qE "pending jobs (is|are) ahead|first of|only pending job|\(job [0-9]+\)" "$out/private.flat"; then
 	ok "why JOBID under PrivateData: says what was hidden, no position"
 else
 	cat "$out/private.out"; bad "why JOBID under PrivateData"

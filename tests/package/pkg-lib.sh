@@ -91,6 +91,27 @@ abort() {
 	finish
 }
 
+# deb_checks CHANGES LOG DEB PDEB RELEASE: lintian (pedantic, its report in
+# LOG) finds no error or warning in CHANGES; the command's package DEB has
+# no Slurm package among its relations; the plugin's PDEB depends on the
+# controller of exactly Slurm RELEASE (release/releases.sh deb-depends).
+# Sets depends (PDEB's Depends) for the caller's own checks.
+deb_checks() {
+	local rc rels want_dep
+	lintian --pedantic --fail-on error,warning "$1" >"$2" 2>&1
+	rc=$?
+	check "lintian --fail-on error,warning exits 0 (rc $rc) and reports no error or warning ($(grep -cE '^[EW]: ' "$2") lines)" \
+		eval "[[ $rc -eq 0 ]] && ! grep -qE '^[EW]: ' '$2'"
+	grep -E '^[EWP]: ' "$2"
+	rels=$(for f in Pre-Depends Depends Recommends; do dpkg-deb -f "$3" "$f"; done)
+	check "mfprio depends on no Slurm package (${rels//$'\n'/ })" not grep -qi slurm <<<"$rels"
+	depends=$(dpkg-deb -f "$4" Depends)
+	want_dep=$("$top/release/releases.sh" deb-depends "$5")
+	say "mfprio-plugin Depends: $depends"
+	check "mfprio-plugin depends on the controller of exactly Slurm $5 ($want_dep)" \
+		grep -qF "$want_dep" <<<"$depends"
+}
+
 pkg_cached() {
 	local dir=$1 kind=$2 package=$3 stamp=$1/.mfprio-built f
 	[[ -s $stamp ]] || return 1

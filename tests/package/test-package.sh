@@ -134,21 +134,11 @@ ok "two packages of version $binver: $(basename "$deb") and $(basename "$pdeb")"
 check "the unit and command tests ran in the build (make check)" \
 	grep -q '^PASS: tests/check_core' "$scratch/build.log"
 
-lintian --pedantic --fail-on error,warning "$changes" >"$scratch/lintian.log" 2>&1
-rc=$?
-check "lintian --fail-on error,warning exits 0 (rc $rc) and reports no error or warning ($(grep -cE '^[EW]: ' "$scratch/lintian.log") lines)" \
-	eval "[[ $rc -eq 0 ]] && ! grep -qE '^[EW]: ' '$scratch/lintian.log'"
-grep -E '^[EWP]: ' "$scratch/lintian.log"
-
-# the command: no Slurm package among its relations (login nodes)
-rels=$(for f in Pre-Depends Depends Recommends; do dpkg-deb -f "$deb" "$f"; done)
-check "mfprio depends on no Slurm package (${rels//$'\n'/ })" not grep -qi slurm <<<"$rels"
-# the plugin: the controller of exactly the installed upstream release, in
-# the form release/releases.sh deb-depends gives (any packaging revision)
-depends=$(dpkg-deb -f "$pdeb" Depends)
-want_dep=$("$top/release/releases.sh" deb-depends "$ctld_upstream")
-check "mfprio-plugin depends on the controller of exactly Slurm $ctld_upstream ($want_dep)" \
-	grep -qF "$want_dep" <<<"$depends"
+# lintian; the command: no Slurm package among its relations (login
+# nodes); the plugin: the controller of exactly the installed upstream
+# release, in the form release/releases.sh deb-depends gives (any packaging
+# revision)
+deb_checks "$changes" "$scratch/lintian.log" "$deb" "$pdeb" "$ctld_upstream"
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents"
 dpkg-deb -c "$pdeb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents-plugin"
 for f in /usr/bin/mfprio /usr/share/man/man1/mfprio.1.gz; do

@@ -196,19 +196,7 @@ check "the unit and command tests ran in the build (make check)" \
 check "debian/build-slurm holds Slurm $version's configured tree" \
 	grep -q "^#define SLURM_VERSION_STRING \"$version\"" "$root/build/mfprio/debian/build-slurm/config.h"
 
-lintian --pedantic --fail-on error,warning "$changes" >"$logs/lintian.log" 2>&1
-rc=$?
-check "lintian --fail-on error,warning exits 0 (rc $rc) and reports no error or warning ($(grep -cE '^[EW]: ' "$logs/lintian.log") lines)" \
-	eval "[[ $rc -eq 0 ]] && ! grep -qE '^[EW]: ' '$logs/lintian.log'"
-grep -E '^[EWP]: ' "$logs/lintian.log"
-
-rels=$(for f in Pre-Depends Depends Recommends; do dpkg-deb -f "$deb" "$f"; done)
-check "mfprio depends on no Slurm package (${rels//$'\n'/ })" not grep -qi slurm <<<"$rels"
-depends=$(dpkg-deb -f "$pdeb" Depends)
-want_dep=$("$top/release/releases.sh" deb-depends "$version")
-say "mfprio-plugin Depends: $depends"
-check "mfprio-plugin depends on the controller of exactly Slurm $version ($want_dep)" \
-	grep -qF "$want_dep" <<<"$depends"
+deb_checks "$changes" "$logs/lintian.log" "$deb" "$pdeb" "$version"
 check "SchedMD's slurm-smd-slurmctld is among the alternatives" \
 	grep -qF "slurm-smd-slurmctld (>= $version)" <<<"$depends"
 

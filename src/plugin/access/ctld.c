@@ -16,6 +16,9 @@
 #include "src/common/state_save.h"
 #endif
 
+/* libslurm's: slurmctld's -i (read_config.c) */
+#pragma weak ignore_state_errors
+
 /* Data that only slurmctld defines. */
 #pragma weak acct_db_conn
 #pragma weak accounting_enforce
@@ -138,6 +141,23 @@ time_t mfa_last_part_update(void)
 bool mfa_is_operator(uid_t uid)
 {
 	return validate_operator ? validate_operator(uid) : false;
+}
+
+int mfa_load_usage(bool qos)
+{
+	bool was;
+	int rc;
+
+	if (!&ignore_state_errors)
+		return qos ? load_qos_usage() : load_assoc_usage();
+	/* as slurmctld -i does: a missing, short or foreign file is an
+	 * error to return, not a fatal() (from 25.05 a missing assoc_usage
+	 * is fatal too) */
+	was = ignore_state_errors;
+	ignore_state_errors = true;
+	rc = qos ? load_qos_usage() : load_assoc_usage();
+	ignore_state_errors = was;
+	return rc;
 }
 
 void mfa_state_files_lock(void)

@@ -76,6 +76,12 @@ time_t mfa_last_part_update(void);
 /* Is UID an operator (false where that cannot be asked)? */
 bool mfa_is_operator(uid_t uid);
 
+/* slurmctld's load_assoc_usage() (QOS: load_qos_usage()) run as with
+ * slurmctld -i, so that a file missing, short or of another version is
+ * the error it returns (what the caller then does) and never slurmctld's
+ * fatal(), which from 25.05 a missing assoc_usage is. */
+int mfa_load_usage(bool qos);
+
 /* slurmctld's lock around StateSaveLocation's files (a library's from
  * 24.11); nothing where absent. */
 void mfa_state_files_lock(void);

@@ -35,6 +35,7 @@
  * | 25.11    | priority_p_calc_fs_factor() removed: slurmctld keeps the        |
  * |          | classic fs_factor in each association                           |
  * | 26.05    | sprio's object carries a slurm_step_id_t                        |
+ * | 26.11    | (nothing new for a priority plugin)                             |
  *
  * MFA_FAMILY names the entry file (src/plugin/entry/family_*.c) whose entry
  * points are compiled in: the table's family column says which series

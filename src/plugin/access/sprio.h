@@ -14,6 +14,7 @@
  *   24.05    none (slurmctld      slurmctld's           as 23.02
  *            filters)
  *   26.05    none                 slurmctld's           a slurm_step_id_t
+ *   26.11    as 26.05
  *
  * The objects of one list share a few large blocks, given back with the
  * list's last object (slurmctld frees the list after packing it) and kept

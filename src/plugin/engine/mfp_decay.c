@@ -2,9 +2,12 @@
 /*
  * mfp_decay: the thread that runs every PriorityCalcPeriod.
  *
- * One tick at time NOW:
+ * One tick at time NOW (the wall clock and CLOCK_BOOTTIME read together
+ * at its top, before any lock: mfp_instant_t):
  *   1. PriorityUsageResetPeriod: zero usage when a reset is due;
- *   2. decay every association's and QOS's usage by D^(NOW - last tick);
+ *   2. in the first hold of step 3: the last tick moved by any step of
+ *      slurmctld's clock since, then every association's and QOS's usage
+ *      decayed by D^(NOW - last tick);
  *   3. charge running jobs for [last tick, NOW], and finished jobs that
  *      nobody charged for [last tick, their end], in slices of the job
  *      write lock (with assoc_mgr's locks inside, the documented order);
@@ -43,7 +46,8 @@
 
 static pthread_t _thread;
 static pthread_mutex_t _lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t _cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t _cond;         /* on CLOCK_MONOTONIC (_cond_init) */
+static pthread_once_t _cond_once = PTHREAD_ONCE_INIT;
 static bool _stop, _reconfig, _ready, _running;
 
 /* Written before the thread starts, read by it. */
@@ -53,7 +57,8 @@ static time_t _last_reset;           /* as read at start (the thread keeps
 				      * its own afterwards) */
 
 static void *_decay_thread(void *arg);
-static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period);
+static void _tick(const mfp_instant_t *at, time_t *last_reset,
+		  uint16_t *reset_period);
 static mf_reset_period_t _mf_reset(uint16_t p);
 
 /* what pricing reads */
@@ -152,36 +157,60 @@ static void _mono(struct timespec *ts)
 		ts->tv_sec = ts->tv_nsec = 0;
 }
 
+/* _cond's timed waits are on CLOCK_MONOTONIC, on every glibc: with
+ * pthread_cond_clockwait from glibc 2.30; before it (RHEL 8 has 2.28) by
+ * the condition's clock attribute, which _cond is made with everywhere.
+ * (Where 2.30 is there, clockwait is kept: Debian's libfaketime 0.9.10,
+ * which the clock tests preload, returns at once from a timed wait on a
+ * CLOCK_MONOTONIC condition; it leaves clockwait alone.) */
+static void _cond_init(void)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	if (pthread_condattr_setclock(&attr, CLOCK_MONOTONIC))
+		error("mfprio: the decay thread's waits cannot use "
+		      "CLOCK_MONOTONIC: a step of the wall clock moves them");
+	pthread_cond_init(&_cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
 /* Wait on _cond (_lock held) until WAKE on CLOCK_MONOTONIC.  Returns
  * pthread_cond_timedwait's code. */
 static int _wait_until(const struct timespec *wake)
 {
 #if defined(__USE_GNU) && defined(__GLIBC__) && \
-    (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+    (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30) && !defined(MFPRIO_NO_CLOCKWAIT)
 	return pthread_cond_clockwait(&_cond, &_lock, CLOCK_MONOTONIC, wake);
 #else
-	/* no clockwait: the wall clock's deadline of the same moment */
-	struct timespec now, at;
-
-	_mono(&now);
-	clock_gettime(CLOCK_REALTIME, &at);
-	at.tv_sec += wake->tv_sec - now.tv_sec;
-	at.tv_nsec += wake->tv_nsec - now.tv_nsec;
-	if (at.tv_nsec < 0) {
-		at.tv_nsec += 1000000000L;
-		at.tv_sec--;
-	} else if (at.tv_nsec >= 1000000000L) {
-		at.tv_nsec -= 1000000000L;
-		at.tv_sec++;
-	}
-	return pthread_cond_timedwait(&_cond, &_lock, &at);
+	return pthread_cond_timedwait(&_cond, &_lock, wake);
 #endif
 }
 
-static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
+/* The next tick's time on CLOCK_MONOTONIC, the last one having been due at
+ * TICK: a period later, or now if that is past already (a pass that
+ * overran one or more periods is followed by one pass at once, not by one
+ * for every period it overran). */
+static void _next_tick(struct timespec *tick, uint32_t period)
+{
+	struct timespec now;
+
+	tick->tv_sec += MAX(period, 1);
+	_mono(&now);
+	if (tick->tv_sec < now.tv_sec ||
+	    (tick->tv_sec == now.tv_sec && tick->tv_nsec < now.tv_nsec)) {
+		log_flag(PRIO, "mfprio: the decay pass overran its period by "
+			 "%ld s: the next one starts now",
+			 (long) (now.tv_sec - tick->tv_sec));
+		*tick = now;
+	}
+}
+
+static void _tick(const mfp_instant_t *at, time_t *last_reset,
+		  uint16_t *reset_period)
 {
 	mf_reset_period_t rp = _mf_reset(*reset_period);
-	time_t boundary, since;
+	time_t boundary, now = at->wall;
 	mfp_cycle_t cycle = { .start = now };
 	mfp_pass_t pass = { .now = now };
 	double wall0 = mfp_stats_clock(0), cpu0 = mfp_stats_clock(1);
@@ -197,19 +226,8 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 	}
 
 	/* 2. decay over the time that passed since the last tick (not over
-	 * a step of slurmctld's clock: mfp_charge_since) */
-	since = mfp_charge_since(now);
-	if (mfp_last_ran() && now > since) {
-		double f = mf_decay_over(mfp_charge_decay_factor(),
-					 difftime(now, since));
-
-		log_flag(PRIO, "mfprio: decay over %ld s: %.15f",
-			 (long) (now - since), f);
-		mfp_usage_age(f);
-	}
-
-	/* 3. new usage, in slices */
-	if (mfp_charge_jobs(now, &cycle))
+	 * a step of slurmctld's clock), and 3. new usage, in slices */
+	if (mfp_charge_jobs(at, &cycle))
 		_charged_file_stale = true;
 
 	/* 4. fair-share (on the tree kept from the last cycle when the
@@ -248,9 +266,10 @@ static void _tick(time_t now, time_t *last_reset, uint16_t *reset_period)
 
 static void *_decay_thread(void *arg)
 {
-	time_t last_reset, now;
+	time_t last_reset;
 	uint16_t reset_period;
 	struct timespec tick, wake;
+	mfp_instant_t at;
 
 	if (prctl(PR_SET_NAME, THREAD_NAME, NULL, NULL, NULL) < 0)
 		error("mfprio: cannot name the decay thread %s: %m",
@@ -270,7 +289,7 @@ static void *_decay_thread(void *arg)
 	mfp_usage_reserve_catch_up(mfp_last_ran());
 
 	_mono(&tick);
-	now = time(NULL);
+	mfp_instant_now(&at);
 	slurm_mutex_lock(&_lock);
 	while (!_stop) {
 		time_t sweep_at = 0, check_at = 0;
@@ -284,13 +303,13 @@ static void *_decay_thread(void *arg)
 			_reconfig = false;
 		}
 		slurm_mutex_unlock(&_lock);
-		_tick(now, &last_reset, &reset_period);
+		_tick(&at, &last_reset, &reset_period);
 		slurm_mutex_lock(&_lock);
 		_running = false;
 
 		/* sleep to the next tick, sweeping ended jobs and checking
 		 * noted runs meanwhile */
-		tick.tv_sec += MAX(mfp_conf.calc_period, 1);
+		_next_tick(&tick, mfp_conf.calc_period);
 		while (!_stop) {
 			uint32_t sweep = mfp_charge_sweep_interval();
 			time_t t;
@@ -322,7 +341,7 @@ static void *_decay_thread(void *arg)
 			}
 			slurm_mutex_lock(&_lock);
 		}
-		now = time(NULL);
+		mfp_instant_now(&at);
 	}
 	slurm_mutex_unlock(&_lock);
 	mfp_conf_leave();
@@ -347,6 +366,7 @@ void mfp_decay_start(void)
 {
 	int rc;
 
+	pthread_once(&_cond_once, _cond_init);
 	if (!mfp_charge_ready())
 		mfp_decay_prepare();
 	_stop = false;
@@ -366,6 +386,7 @@ void mfp_decay_start(void)
 
 void mfp_decay_stop(void)
 {
+	pthread_once(&_cond_once, _cond_init);
 	slurm_mutex_lock(&_lock);
 	if (_running)
 		debug("mfprio: waiting for the decay thread to finish its "

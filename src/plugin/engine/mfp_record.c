@@ -243,21 +243,23 @@ static const char *_misfit(const mf_usage_record_t *rec, apply_t *a)
 	return NULL;
 }
 
-static void _take_in(const char *path, const mf_usage_record_t *rec)
+/* Put REC's usage into every association and QOS (one REC does not name
+ * gets 0).  Returns how many associations were set, or -1 with *WHY set
+ * (a static string) when REC does not fit what slurmctld has now. */
+static int _apply(const mf_usage_record_t *rec, const char **why)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 	apply_t a = { .rec = rec };
-	const char *why;
 
+	*why = NULL;
 	assoc_mgr_lock(&locks);
 	if (!assoc_mgr_assoc_list || !assoc_mgr_qos_list) {
 		assoc_mgr_unlock(&locks);
-		return;
+		return 0;
 	}
-	if ((why = _misfit(rec, &a))) {
+	if ((*why = _misfit(rec, &a))) {
 		assoc_mgr_unlock(&locks);
-		error("mfprio: %s is not used: %s", path, why);
 		goto out;
 	}
 	a.by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -276,13 +278,34 @@ static void _take_in(const char *path, const mf_usage_record_t *rec)
 	}
 	list_for_each(assoc_mgr_qos_list, _apply_qos, &a);
 	assoc_mgr_unlock(&locks);
-	info("mfprio: usage of %d associations and %u QOS taken from %s, "
-	     "of %ld, newer than slurmctld's saved usage", a.set,
-	     rec->qos->len, path, (long) rec->time);
 	g_hash_table_destroy(a.by_id);
 out:
 	if (a.ids)
 		g_array_free(a.ids, TRUE);
+	return *why ? -1 : a.set;
+}
+
+static void _take_in(const char *path, const mf_usage_record_t *rec)
+{
+	const char *why;
+	int set = _apply(rec, &why);
+
+	if (set < 0)
+		error("mfprio: %s is not used: %s", path, why);
+	else
+		info("mfprio: usage of %d associations and %u QOS taken from "
+		     "%s, of %ld, newer than slurmctld's saved usage", set,
+		     rec->qos->len, path, (long) rec->time);
+}
+
+/* What HELD (mfp_record_take) had, put back after a failed read. */
+static void _put_back(const mf_usage_record_t *held)
+{
+	const char *why;
+
+	if (_apply(held, &why) < 0)
+		error("mfprio: the usage slurmctld held could not be put back: "
+		      "%s", why);
 }
 
 /* When this process started, in seconds since the epoch (0 when /proc
@@ -327,22 +350,38 @@ static int _zero_assoc(void *x, void *arg)
 	return 0;
 }
 
+/* Whether A and B are one file, as stat(2) saw it at two moments. */
+static bool _same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+		a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+		a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
 /* A backup controller handing control back saves slurmctld's usage as it
  * goes to standby; from 26.05 (seen on 26.11) it may answer the primary
  * before that save, and the primary loads the file it finds, an older
  * one.  A saved usage written after this process started was written by
- * another controller since: read it again, so that slurmctld holds it. */
+ * another controller since (or, from 24.05, by this slurmctld itself just
+ * before it loaded the plugin: reading it again is then harmless): read it
+ * again, so that slurmctld holds it.  What slurmctld held is kept if that
+ * read finds no file (slurmctld's save unlinks the old one before it
+ * links the new), another file than the one looked at, or fails. */
 static void _reload_newer(const char *saved)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-	struct stat st;
+	struct stat before, after;
 	time_t started = _process_start();
+	mf_usage_record_t *held;
+	int rc;
 
-	if (!started || stat(saved, &st) != 0 || st.st_mtime < started)
+	if (!started || stat(saved, &before) != 0 ||
+	    before.st_mtime < started)
 		return;
 	info("mfprio: %s (of %ld) was written after this slurmctld started "
-	     "(%ld), by the controller that handed over: read again",
-	     saved, (long) st.st_mtime, (long) started);
+	     "(%ld), by the controller that handed over or by this one: read "
+	     "again", saved, (long) before.st_mtime, (long) started);
+	held = mfp_record_take(time(NULL));
 	/* load_assoc_usage() adds each association's saved usage to its own
 	 * and its parents': from zero, or what slurmctld loaded at its start
 	 * would count twice (from 24.05 slurmctld saves its state before it
@@ -351,8 +390,19 @@ static void _reload_newer(const char *saved)
 	if (assoc_mgr_assoc_list)
 		list_for_each(assoc_mgr_assoc_list, _zero_assoc, NULL);
 	assoc_mgr_unlock(&locks);
-	load_assoc_usage();
-	load_qos_usage();
+	rc = mfa_load_usage(false);
+	if (rc != SLURM_SUCCESS || stat(saved, &after) != 0 ||
+	    !_same_file(&before, &after)) {
+		error("mfprio: %s could not be read again (%s): the usage "
+		      "slurmctld held is kept", saved,
+		      rc != SLURM_SUCCESS ? slurm_strerror(rc) :
+		      "it was replaced while it was read");
+		_put_back(held);
+	} else {
+		(void) mfa_load_usage(true);
+	}
+	mf_usage_record_clear(held);
+	g_free(held);
 }
 
 void mfp_record_apply(time_t last_ran)

@@ -50,6 +50,18 @@ void mfp_runs_each(mfp_runs_fn fn, void *arg)
 			g_hash_table_iter_remove(&it);
 }
 
+void mfp_runs_shift(time_t by)
+{
+	GHashTableIter it;
+	gpointer value;
+
+	if (!_runs || !by)
+		return;
+	g_hash_table_iter_init(&it, _runs);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		((mfp_run_t *) value)->charged_to += by;
+}
+
 void mfp_runs_clear(void)
 {
 	if (_runs) {

@@ -37,6 +37,9 @@ typedef struct {
 				 * several QOS (24.11 on) is pending again
 				 * under another by the time its run is
 				 * settled */
+	uint32_t part_qos_id;   /* its partition's QOS then (0: none): a job
+				 * of several partitions may be pending in
+				 * another one when the run is settled */
 } mfp_run_t;
 
 /* Note that job JOB_ID's run RUN is charged up to RUN->charged_to
@@ -55,6 +58,11 @@ unsigned mfp_runs_count(void);
 /* Call FN for every noted run; FN returns true to forget that run. */
 typedef bool (*mfp_runs_fn)(uint32_t job_id, const mfp_run_t *run, void *arg);
 void mfp_runs_each(mfp_runs_fn fn, void *arg);
+
+/* slurmctld's clock was stepped by BY seconds: every run's charged_to
+ * is moved with it, into the clock's new reckoning (its start is kept: it
+ * is the run's name, as slurmctld's record of the job has it). */
+void mfp_runs_shift(time_t by);
 
 /* Forget every run and free the table (plugin unload). */
 void mfp_runs_clear(void);

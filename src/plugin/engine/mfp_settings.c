@@ -2,6 +2,16 @@
 /*
  * mfp_settings: the Priority* settings object and its scopes (the contract
  * is in mfp_settings.h).
+ *
+ * Why these settings do not go through the command's one reader of them
+ * (src/input/priority_conf.c, its table of keys, parsers and defaults):
+ * slurmctld has read slurm.conf already, refused its bad values at start
+ * and applied its own defaults; it hands the plugin numbers and bits
+ * (slurm_conf.priority_*), so there is no text left to parse, and a
+ * second reading of the file could only disagree with slurmctld's.  The
+ * reader is in src/input, which the plugin does not link
+ * (tests/build/plugin-no-parsers.sh); what both share is what the values
+ * mean, in src/core (decay.h, fs_factor.h, priority.h).
  */
 #include <inttypes.h>
 #include <math.h>

@@ -18,10 +18,12 @@ typedef struct {
 	const mf_charge_t *charge;  /* NULL: only give back reservations */
 	const uint64_t *released;
 	bool limits;
-	bool of_run;                /* a settled run: book to run_qos (the
+	bool of_run;                /* a settled run: book to run_qos and
+				     * run_part_qos (the QOS and partition
 				     * QOS it ran under, or NULL), not to
-				     * the job's QOS now */
+				     * the job's QOS and partition now */
 	slurmdb_qos_rec_t *run_qos;
+	slurmdb_qos_rec_t *run_part_qos;
 } booking_t;
 
 bool mfp_usage_limits(void)
@@ -130,7 +132,7 @@ static void _book_assoc_chain(slurmdb_assoc_rec_t *assoc, const booking_t *b)
 static void _book(const booking_t *b)
 {
 	slurmdb_qos_rec_t *qos = b->of_run ? b->run_qos : b->job->qos_ptr;
-	slurmdb_qos_rec_t *part_qos =
+	slurmdb_qos_rec_t *part_qos = b->of_run ? b->run_part_qos :
 		b->job->part_ptr ? b->job->part_ptr->qos_ptr : NULL;
 
 	_book_qos(qos, b);
@@ -185,10 +187,12 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 	if (job->end_time_exp == (time_t) NO_VAL)
 		return -1.0;            /* settled already */
 	_as_charged(job, at_end, counts, &in);
-	/* a job that ran and started after TO started before slurmctld's
-	 * clock was stepped back: it ran from FROM on */
-	if (in.start > to && (IS_JOB_RUNNING(job) || in.ended))
-		in.start = MIN(from, to);
+	/* the caller has put the stretch in the clock's present reckoning
+	 * (mfp_charge.c): it is charged whole, whatever the reckoning of the
+	 * start and end times slurmctld wrote before a step of its clock */
+	in.start = MIN(in.start, from);
+	if (at_end)
+		in.end = MAX(to, from);
 	in.billable = mfa_job_billable(job, MAX(from, job->start_time), true);
 	mf_charge_bind(&c, in.tres_cnt, owed, released);
 	mf_charge_compute(&in, from, to, decay, &c);
@@ -209,6 +213,8 @@ void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
 	run->billable = billable;
 	run->usage_factor = _usage_factor(job);
 	run->qos_id = job->qos_ptr ? job->qos_ptr->id : 0;
+	run->part_qos_id = job->part_ptr && job->part_ptr->qos_ptr ?
+		job->part_ptr->qos_ptr->id : 0;
 }
 
 /* list_find_first: the QOS whose id KEY (a uint32_t *) names. */
@@ -226,18 +232,22 @@ void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
 	mf_charge_t c;
 	booking_t b = { .job = job, .charge = &c, .limits = false,
 			.of_run = true };
-	uint32_t qos_id = run->qos_id;
+	uint32_t qos_id = run->qos_id, part_qos_id = run->part_qos_id;
 
 	if (qos_id && assoc_mgr_qos_list)
 		b.run_qos = list_find_first(assoc_mgr_qos_list, _qos_of_id,
 					    &qos_id);
+	if (part_qos_id && assoc_mgr_qos_list)
+		b.run_part_qos = list_find_first(assoc_mgr_qos_list,
+						 _qos_of_id, &part_qos_id);
 	mf_charge_bind(&c, 0, NULL, NULL);
 	mf_charge_compute(&in, run->charged_to, end, decay, &c);
 	log_flag(PRIO, "mfprio: %pJ owes %.0f s x %.3f billable (x %.6f "
 		 "decay) from %ld to %ld, the end of its run of %ld under "
-		 "QOS %s", job, c.seconds, in.billable, c.weight,
-		 (long) run->charged_to, (long) end, (long) run->start,
-		 b.run_qos ? b.run_qos->name : "(none)");
+		 "QOS %s (partition QOS %s)", job, c.seconds, in.billable,
+		 c.weight, (long) run->charged_to, (long) end,
+		 (long) run->start, b.run_qos ? b.run_qos->name : "(none)",
+		 b.run_part_qos ? b.run_part_qos->name : "(none)");
 	_book(&b);
 }
 
@@ -289,23 +299,29 @@ static int _scale_qos(void *x, void *arg)
 	return 0;
 }
 
+/* Every association and QOS scaled as S says (the assoc and QOS write
+ * locks held). */
+static void _scale_locked(const scale_t *s)
+{
+	list_for_each(assoc_mgr_assoc_list, _scale_assoc, (void *) s);
+	list_for_each(assoc_mgr_qos_list, _scale_qos, (void *) s);
+}
+
 static void _scale_all(const scale_t *s)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 
 	assoc_mgr_lock(&locks);
-	list_for_each(assoc_mgr_assoc_list, _scale_assoc, (void *) s);
-	list_for_each(assoc_mgr_qos_list, _scale_qos, (void *) s);
+	_scale_locked(s);
 	assoc_mgr_unlock(&locks);
 }
 
-void mfp_usage_age(double keep)
+void mfp_usage_age_locked(double keep)
 {
 	scale_t s = { .keep = keep };
 
-	if (keep == 1.0)
-		return;
-	_scale_all(&s);
+	if (keep != 1.0)
+		_scale_locked(&s);
 }
 
 void mfp_usage_forget(void)

@@ -30,11 +30,11 @@ bool mfp_usage_limits(void);
  * Book what JOB owes for [FROM, TO] with DECAY the per-second factor: to
  * the job's end when AT_END (the stretch stops at its end time); MARK_ENDED
  * also marks the job as settled (end_time_exp = NO_VAL, as slurmctld's own
- * end path does), after which it is never charged again.  A job that ran
- * and whose start is after TO (slurmctld's clock stepped back since it
- * started) is charged from FROM: its start is in the clock's old
- * reckoning; the caller passes where the stretch begins in the new one
- * (mfp_charge.c).  A settled job
+ * end path does), after which it is never charged again.  The caller
+ * gives the stretch itself, in the clock's present reckoning: FROM no
+ * earlier than the job's start, TO no later than its end when AT_END
+ * (mfp_charge.c moves the times slurmctld wrote before a step of its
+ * clock); [FROM, TO] is charged whole.  A settled job
  * is left alone.  Caller holds the job write lock and assoc_mgr's assoc
  * and QOS write and TRES read locks.  Returns the billing TRES the job was
  * charged at, or -1 when it was settled already.
@@ -44,8 +44,8 @@ double mfp_usage_charge(job_record_t *job, time_t from, time_t to,
 
 /*
  * RUN := JOB's current run as mfp_runs.h keeps it: its start, charged to
- * CHARGED_TO at BILLABLE, under JOB's QOS (its id; 0 without) and at its
- * UsageFactor (1 without).
+ * CHARGED_TO at BILLABLE, under JOB's QOS and its partition's QOS (their
+ * ids; 0 without) and at its UsageFactor (1 without).
  * Returns nothing.
  */
 void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
@@ -54,18 +54,18 @@ void mfp_usage_run_of(const job_record_t *job, time_t charged_to,
 /*
  * Book the rest of a run of JOB that has ended although JOB shows no end
  * of it (a running job requeued: mfp_runs.h): [RUN->charged_to, END] at
- * the run's own billing and UsageFactor, to the QOS the run ran under
- * (RUN->qos_id; none if that QOS is gone), not JOB's QOS now, and to JOB's
- * partition's QOS, its association and ancestors.  Only without limits
+ * the run's own billing and UsageFactor, to the QOS and the partition QOS
+ * the run ran under (RUN->qos_id, RUN->part_qos_id; none if gone), not
+ * JOB's now, and to its association and ancestors.  Only without limits
  * enforcement, where no reservation is kept.  Locks as mfp_usage_charge.
  */
 void mfp_usage_charge_run(job_record_t *job, const mfp_run_t *run, time_t end,
 			  double decay);
 
 /* Multiply every association's and QOS's usage by KEEP (0 < KEEP <= 1;
- * 1 is a no-op), except QOS with NoDecay.  Takes the assoc and QOS write
- * locks. */
-void mfp_usage_age(double keep);
+ * 1 is a no-op), except QOS with NoDecay.  The caller holds the assoc
+ * and QOS write locks (the decay is in the charging pass's first hold). */
+void mfp_usage_age_locked(double keep);
 
 /* PriorityUsageResetPeriod: forget all usage, of every association
  * (with what it kept of removed children) and every QOS.  Takes the assoc

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * family_2511: the entry points of Slurm 25.11 and 26.05.
+ * family_2511: the entry points of Slurm 25.11, 26.05 and 26.11.
  *
  * As 24.05, without priority_p_calc_fs_factor(): the classic fair-share
  * factor of every association is kept in the association itself (the

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd_error: the one printer of mfprio's error messages.
+ * exit_status: the one printer of mfprio's error messages.
  */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "cmd_error.h"
+#include "exit_status.h"
 
-void mf_cmd_error(const char *fmt, ...)
+void mf_print_error(const char *fmt, ...)
 {
 	va_list ap;
 
