@@ -229,12 +229,13 @@ same_root() {
 our_daemon_pids() {
 	local name=$1 pid exe
 	while read -r pid exe; do
+		pid=${pid#/proc/}
 		exe=${exe% (deleted)}
 		[[ ${exe##*/} == "$name" ]] || continue
 		same_root "$pid" || continue
 		[[ $(conf_of "$pid") == "$SLURM_CONF" ]] && echo "$pid"
 	done < <(find /proc -mindepth 2 -maxdepth 2 -path '/proc/[0-9]*/exe' \
-		-printf '%h %l\n' 2>/dev/null | sed 's|^/proc/||')
+		-printf '%h %l\n' 2>/dev/null)
 	return 0
 }
 
