@@ -30,6 +30,15 @@ static const hl_case_t cases[] = {
 	{ "n[a-b]", NULL }, { "n[]", NULL }, { "n[0-9999999]", NULL },
 	/* past unsigned long (the fuzzer's finding a[2...3]-,=) */
 	{ "a[200000000000000000003]-,=", NULL }, { "n[1-200000000000000000003]", NULL },
+	/* three brackets in one name, the last fastest */
+	{ "r[1-2]n[1-2][7]", "r1n17 r1n27 r2n17 r2n27" },
+	{ "a[[1]]", NULL }, { "n[1-2]]", NULL }, { "n[-1]", NULL },
+	/* more names than the limit (262,144) as a product of brackets each
+	 * under it: refused before any is made.  The first was the fuzzer's
+	 * 10-s timeout (913 x 913 names made one by one, then refused) */
+	{ "n[80-992][000]-ibn[80-992][000]-ib", NULL },
+	{ "a[1-999999][1-999999][1-999999]", NULL },
+	{ "a[1-200000],b[1-200000]", NULL },
 };
 
 START_TEST(test_expand)

@@ -15,7 +15,7 @@
  * Expand S into a new array of names (caller frees with
  * g_ptr_array_unref), in order, duplicates kept.  Returns NULL with errp
  * naming S for an unbalanced bracket, an empty or reversed range, or more
- * than 1,000,000 names.
+ * than 262,144 names (counted before any name is made).
  */
 GPtrArray *mf_hostlist_expand(const char *s, mf_error_t *errp);
 
