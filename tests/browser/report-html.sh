@@ -9,7 +9,8 @@
 # run apart on the same inputs; then the first view of that site and of
 # its flat form (200 accounts under root) against figures computed from
 # the input files (tests/browser/first_view.py); and one user's page
-# (report --user, tests/browser/user_page.py); and the History section
+# (report --user, tests/browser/user_page.py); two controls that the first
+# view's checks fail on inputs not the page's own; and the History section
 # of report --history over snapshots of that site (tests/browser/history.py).
 #
 #   MFPRIO=BUILD/mfprio tests/browser/report-html.sh [SCREENSHOT]
@@ -102,6 +103,30 @@ for shape in deep flat; do
 		echo "not ok - report on the $shape site: $(cat "$T/err")"; fail=1
 	fi
 done
+# the first view's checks can fail: the flat page read against inputs
+# that are not its own must fail the names check (every account renamed
+# in the inputs) and the values check (one account's usage tripled)
+control() {     # control WHAT DIR PATTERN: first_view.py fails, saying PATTERN
+	local out
+	out=$("$py" "$top/tests/browser/first_view.py" "$T/flat.html" "$2" 1700000000 2>&1)
+	if [[ $? -ne 0 ]] && grep -q "^not ok - $3" <<<"$out"; then
+		echo "ok - control: the first view's checks fail with $1 ($(grep -c '^not ok' <<<"$out") not ok, '$3' among them)"
+	else
+		echo "not ok - control: the first view's checks did not fail with $1"; fail=1
+	fi
+}
+if [[ -s $T/flat.html ]]; then
+	cp -r "$T/flat" "$T/renamed"
+	sed -i 's/acct\([0-9]\)/acnt\1/g' "$T/renamed/assoc.txt" "$T/renamed/usage.txt" "$T/renamed/jobs.txt"
+	control "every account renamed in the inputs" "$T/renamed" "first view: [0-9]* account names displayed"
+	cp -r "$T/flat" "$T/tripled"
+	# the account with most usage lines: its users' usage times three
+	a=$(cut -d'|' -f1 "$T/flat/usage.txt" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+	awk -F'|' -v OFS='|' -v a="$a" '$1 == a { $3 = $3 * 3 } { print }' \
+		"$T/flat/usage.txt" >"$T/tripled/usage.txt"
+	control "$a's usage tripled in the inputs" "$T/tripled" "summary: the ten largest gaps"
+	rm -rf "$T/renamed" "$T/tripled"
+fi
 # one user's page (report --user), built by user_page.py from
 # tests/data/wait: the user's jobs and ranks in the first view, the
 # administrator's banner first
