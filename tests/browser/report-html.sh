@@ -97,6 +97,12 @@ for shape in deep flat; do
 		--conf "$D/slurm.conf" --jobs "$D/jobs.txt" --qos "$D/qos.txt" \
 		--assoc "$D/assoc.txt" --usage "$D/usage.txt" 2>"$T/err"; then
 		echo "# first view, $shape site"
+		size=$(stat -c %s "$T/$shape.html")
+		if ((size <= 5000000)); then
+			echo "ok - $shape site's page: $size bytes (bound 5,000,000)"
+		else
+			echo "not ok - $shape site's page: $size bytes (bound 5,000,000)"; fail=1
+		fi
 		"$py" "$top/tests/browser/first_view.py" "$T/$shape.html" "$D" 1700000000 \
 			${DOCSHOTS:+"$DOCSHOTS/report-$shape.png"} || fail=1
 	else

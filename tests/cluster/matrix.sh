@@ -161,6 +161,8 @@
 #              Neither file's REASON contains '|'.
 #   taken      LANE|RELEASE|CHECK, as each lane took each task
 #   build-RELEASE.log, RELEASE-CHECK.log (":" as "-"), lane-N-stop.log
+#   suite-table.md  Slurm's own tests, test x release x plugin, made from
+#              the slurm-prog and slurm-suite logs (suite-table.py)
 #
 # Environment:
 #   MFPRIO_TOP              the source tree (default: this script's ../..)
@@ -823,6 +825,14 @@ for v in rels:
 if partial:
     print('*: a part of the check left out (SKIP above)')
 PY
+# Slurm's own tests, test x release x plugin (doc/slurm-testsuite.md's
+# table is this file of a run): printed, not judged again (each release's
+# slurm-suite task is the verdict)
+if ls "$out"/*-slurm-suite.log >/dev/null 2>&1; then
+	"$here/suite-table.py" "$out" >"$out/suite-table.md" 2>&1
+	say "Slurm's own tests under upstream's plugin and ours ($out/suite-table.md):"
+	cat "$out/suite-table.md"
+fi
 passed=$(awk -F'|' '$3 == "PASS"' "$results" | wc -l)
 fails=$(awk -F'|' '$3 != "PASS"' "$results" | wc -l)
 skips=$(wc -l <"$skipped")
