@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "live_text.h"
 #include "metrics.h"
 #include "suites.h"
 
@@ -237,6 +238,33 @@ START_TEST(test_write_file)
 }
 END_TEST
 
+/* --- mf_live_algorithm: `scontrol show config` text -> algorithm --- */
+static const struct {
+	const char *text;
+	const char *algo;
+} _algo_cases[] = {
+	{ "", "fair_tree" },
+	{ "PriorityFlags           = \nPriorityType = priority/multifactor\n",
+	  "fair_tree" },
+	{ "PriorityFlags           = (null)\n", "fair_tree" },
+	{ "PriorityFlags           = NO_FAIR_TREE\n", "classic" },
+	{ "PriorityFlags           = CALCULATE_RUNNING,NO_FAIR_TREE\n",
+	  "classic" },
+	/* DEPTH_OBLIVIOUS wins over NO_FAIR_TREE, as slurmctld sets both */
+	{ "PriorityFlags = NO_FAIR_TREE,DEPTH_OBLIVIOUS\n", "depth_oblivious" },
+	/* a flag this release does not know is passed over, the rest read */
+	{ "PriorityFlags = SOME_NEW_FLAG,DEPTH_OBLIVIOUS\n", "depth_oblivious" },
+	/* another key that begins so is not PriorityFlags */
+	{ "PriorityFlagsX = NO_FAIR_TREE\n", "fair_tree" },
+};
+
+START_TEST(test_live_algorithm)
+{
+	ck_assert_str_eq(mf_live_algorithm(_algo_cases[_i].text),
+			 _algo_cases[_i].algo);
+}
+END_TEST
+
 Suite *make_metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -246,6 +274,8 @@ Suite *make_metrics_suite(void)
 	tcase_add_loop_test(tc, test_number, 0, G_N_ELEMENTS(_num_cases));
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_write_file);
+	tcase_add_loop_test(tc, test_live_algorithm, 0,
+			    G_N_ELEMENTS(_algo_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }

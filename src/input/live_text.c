@@ -4,23 +4,38 @@
 #include <string.h>
 
 #include "live_text.h"
+#include "fairshare.h"
 #include "metrics.h"
+#include "priority_conf.h"
+#include "priority_flags.h"
 #include "timestr.h"
 
 const char *mf_live_algorithm(const char *text)
 {
-	const char *algo = "fair_tree";
+	mf_prio_conf_t *pc = mf_prio_conf_defaults();
 	char **lines = g_strsplit(text, "\n", -1);
+	const char *algo;
 
+	/* "PriorityFlags = A,B" through the one reader of the Priority*
+	 * settings (priority_conf.h), its defaults kept for a bad value */
 	for (int n = 0; lines[n]; n++) {
-		if (!g_str_has_prefix(lines[n], "PriorityFlags"))
+		char *eq = strstr(lines[n], " = ");
+		mf_conf_pair_t p;
+
+		if (!eq || !g_str_has_prefix(lines[n], "PriorityFlags"))
 			continue;
-		if (strstr(lines[n], "DEPTH_OBLIVIOUS"))
-			algo = "depth_oblivious";
-		else if (strstr(lines[n], "NO_FAIR_TREE"))
-			algo = "classic";
+		*eq = '\0';
+		p = (mf_conf_pair_t) { .key = g_strstrip(lines[n]),
+				       .value = g_strstrip(eq + 3),
+				       .file = (char *) "scontrol show config",
+				       .line = n + 1 };
+		if (!strcmp(p.key, "PriorityFlags") &&
+		    strcmp(p.value, "(null)"))
+			(void) mf_prio_conf_take(pc, &p);
 	}
 	g_strfreev(lines);
+	algo = mf_fs_algo_name(mf_priority_flags_algo(pc->flags));
+	mf_prio_conf_free(pc);
 	return algo;
 }
 

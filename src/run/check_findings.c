@@ -174,14 +174,6 @@ static void _tres_unused(const mf_prun_ctx_t *c, GArray *out)
 	}
 }
 
-/* The whole number of setting KEY in CONF, 0 if absent or not one. */
-static unsigned long _conf_num(const mf_conf_t *conf, const char *key)
-{
-	const mf_conf_pair_t *p = mf_conf_get(conf, key);
-
-	return p ? strtoul(p->value, NULL, 10) : 0;
-}
-
 static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 		 GArray *out)
 {
@@ -202,8 +194,22 @@ static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 	if (conf) {
 		const mf_conf_pair_t *p = mf_conf_get(conf,
 						      "AccountingStorageType");
-		unsigned long wa = _conf_num(conf, "PriorityWeightAge");
-		unsigned long wf = _conf_num(conf, "PriorityWeightFairshare");
+		/* the file's two weights through the one reader of the
+		 * Priority* settings, key by key: its whole read zeroes them
+		 * without slurmdbd */
+		static const char *const keys[] = {
+			"PriorityWeightAge", "PriorityWeightFairshare" };
+		mf_prio_conf_t *fpc = mf_prio_conf_defaults();
+		unsigned long wa, wf;
+
+		for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+			const mf_conf_pair_t *w = mf_conf_get(conf, keys[i]);
+
+			if (w)
+				(void) mf_prio_conf_take(fpc, w);
+		}
+		wa = fpc->weight_age;
+		wf = fpc->weight_fs;
 
 		if ((!p || strcmp(p->value, "accounting_storage/slurmdbd")) &&
 		    (wa || wf))
@@ -215,6 +221,7 @@ static void _off(const mf_prun_ctx_t *c, const mf_prun_opts_t *o,
 				g_strdup("AccountingStorageType=accounting_"
 					 "storage/slurmdbd, or drop the two "
 					 "weights"));
+		mf_prio_conf_free(fpc);
 		mf_conf_free(conf);
 	}
 
