@@ -152,7 +152,8 @@
     document.getElementById("detail").hidden = true;
   }
   var sumEl = document.getElementById("summary");
-  sumEl.innerHTML = mfRank.summary(nodes, WT, esc);
+  sumEl.innerHTML = mfRank.summary(nodes, WT, esc, HI,
+                                   PR && PR.settings ? PR.settings.now : null);
   document.getElementById("to-sum").addEventListener("click", showSummary);
   ice.addEventListener("mouseleave", showSummary);
   /* the "+N more" list of the children of node PID */

@@ -61,21 +61,51 @@ var mfRank = (function () {
   function pct(v) { return v == null ? "" : (100 * v).toFixed(2) + " %"; }
   function pts(v) { return (v >= 0 ? "+" : "") + (100 * v).toFixed(2); }
   function days(s) { return (s / 86400).toFixed(1) + " d"; }
+  function when(t) { return new Date(t * 1000).toISOString().slice(0, 16).replace("T", " "); }
+  /* how long ROW's gap has had the sign it has now (over its share: gap
+   * > 0; else starved), by HIST (a --history DIR's snapshots,
+   * history_json.h), at NOW (the page's time): [text, title].  The first
+   * snapshot from which every snapshot to the last agrees, as days before
+   * NOW ("3.0 d"); "≥ 5.0 d" when the first one already does (it
+   * may have been so before), "< 1.0 d" when not even the last one does;
+   * "" when HIST has no figure of the account.  Without HIST: "—". */
+  function since(row, hist, now) {
+    if (!hist || hist.kind !== "snapshots" || !hist.snapshots.length) return ["\u2014", ""];
+    var S = hist.snapshots, a = null, last = S[S.length - 1].time;
+    if (now == null) now = last;
+    (hist.accounts || []).forEach(function (x) { if (x.account === row.account && !a) a = x; });
+    if (!a) return ["", ""];
+    var over = gap(row) > 0, k = S.length, word = over ? "over its share" : "starved";
+    while (k > 0) {
+      var u = a.effective_usage[k - 1], s = a.norm_shares[k - 1];
+      if (u == null || s == null || ((u - s) > 0) !== over) break;
+      k--;
+    }
+    if (k === S.length)
+      return ["< " + days(now - last), "not " + word + " at the last snapshot (" + when(last) + ")"];
+    return [(k === 0 ? "\u2265 " : "") + days(now - S[k].time),
+            word + " since " + (k === 0 ? "before " : "") + "the snapshot of " + when(S[k].time)];
+  }
   /* the summary of the cluster for the side panel: the ten accounts of
-   * largest gap, the ten whose pending jobs wait longest (WAITS:
-   * [account, jobs, median s, longest s], longest median first) */
-  function summary(nodes, waits, esc) {
+   * largest gap, for how long each has had it (HIST: the --history data,
+   * or null; NOW: the page's time), the ten whose pending jobs wait longest (WAITS: [account,
+   * jobs, median s, longest s], longest median first) */
+  function summary(nodes, waits, esc, hist, now) {
     var accts = nodes.filter(function (n) { return !n.row.user && n.parent; });
     var top = accts.slice().sort(byGap).slice(0, 10);
+    var snaps = hist && hist.kind === "snapshots" && hist.snapshots.length;
     var h = "<h3 id=\"sum-h\">Cluster summary</h3><p class=\"help\">Largest gaps between usage and shares " +
-      "(effective usage less normalized shares, in points: + over its share, &minus; starved)</p>" +
+      "(effective usage less normalized shares, in points: + over its share, &minus; starved); for: how long the gap " +
+      (snaps ? "has kept its sign, by the " + hist.snapshots.length + " snapshots of --history" :
+       "has kept its sign needs snapshots over time (report --history DIR, below)") + "</p>" +
       "<table id=\"sum-gaps\"><thead><tr><th class=\"l\">Account</th><th>Share</th><th>Usage</th><th>Gap</th>" +
-      "</tr></thead><tbody>";
+      "<th>For</th></tr></thead><tbody>";
     top.forEach(function (n) {
-      var r = n.row, g = gap(r);
+      var r = n.row, g = gap(r), sc = since(r, hist, now);
       h += "<tr data-account=\"" + esc(r.account) + "\"><td class=\"l\"><a href=\"#\" data-id=\"" + n.id + "\">" +
         esc(n.name) + "</a></td><td class=\"share\">" + pct(r.norm_shares) + "</td><td class=\"usage\">" +
-        pct(r.effective_usage) + "</td><td class=\"gap " + (g > 0 ? "over" : "under") + "\">" + pts(g) + "</td></tr>";
+        pct(r.effective_usage) + "</td><td class=\"gap " + (g > 0 ? "over" : "under") + "\">" + pts(g) +
+        "</td><td class=\"since\" title=\"" + esc(sc[1]) + "\">" + esc(sc[0]) + "</td></tr>";
     });
     h += "</tbody></table><p class=\"help\">Accounts whose pending jobs wait longest (since eligible: median, longest)</p>" +
       "<table id=\"sum-waits\"><thead><tr><th class=\"l\">Account</th><th>Pending</th><th>Median</th><th>Longest</th>" +

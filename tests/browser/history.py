@@ -12,7 +12,9 @@ SITE_DIR: a site of bench/gen_jobs.py (slurm.conf, assoc.txt, usage.txt,
 jobs.txt, qos.txt).  Six snapshots a day apart are made of it here, each
 user's usage scaled by a factor that grows with time at a rate of its
 account's own (so that the gaps move), the last one also the page's own
-snapshot.  Checked:
+snapshot; in the first two, the first account over its share among the
+ten largest gaps at the end has no usage, and in the first, the first
+one starved has a hundred times its own.  Checked:
   - the section holds 12 charts, for the accounts of largest gap on the
     page's snapshot (|effective usage - shares|, then name), in order;
   - each chart's table: per snapshot time the share, usage and LevelFS,
@@ -21,6 +23,9 @@ snapshot.  Checked:
   - the list names every other account; a click on one draws its chart,
     its figures checked the same way;
   - the "History" link at the top brings the first chart into view;
+  - the summary panel's "for" of its ten accounts: how long before the
+    page's time the account's gap has kept the sign it has now, by the
+    first snapshot from which it did;
   - without --history the section says where a history comes from, with
     the commands;
   - with --history FILE, a replay --json file written here (15 users, 40
@@ -75,6 +80,21 @@ def build(site, hdir, cur):
         with open(os.path.join(d, "time"), "w") as out:
             out.write("%d\n" % (T0 + i * DAY))
         snaps.append((name, T0 + i * DAY, d))
+    # so that "since" is not the first snapshot for all: of the ten
+    # largest gaps at the end, the first account over its share had no
+    # usage in s0 and s1 (starved there), and the first one starved had
+    # a hundred times its usage in s0 (over there)
+    end = fv.site(snaps[-1][2])
+    top = sorted(end, key=lambda a: (-abs(end[a][2] - end[a][1]), a))[:10]
+    over = [a for a in top if end[a][2] > end[a][1]][:1]
+    under = [a for a in top if end[a][2] <= end[a][1]][:1]
+    for i, scale in ((0, {**{a: 0 for a in over}, **{a: 100 for a in under}}),
+                     (1, {a: 0 for a in over})):
+        f = os.path.join(snaps[i][2], "usage.txt")
+        rows = [line.split("|") for line in open(f).read().splitlines()]
+        with open(f, "w") as out:
+            for a, u, v in rows:
+                out.write("%s|%s|%d\n" % (a, u, int(v) * scale.get(a, 1)))
     shutil.copytree(snaps[-1][2], cur, symlinks=True)
     with open(os.path.join(site, "jobs.txt")) as f, \
             open(os.path.join(cur, "jobs"), "w") as out:
@@ -273,6 +293,28 @@ def main():
         if shot:
             d.save_screenshot(shot)
             print("# screenshot of the History section (1400x900): " + shot)
+        # the summary's "for": for each of its ten accounts, how long
+        # before the page's time (the last snapshot's) its gap has had
+        # the sign it has now, by the first snapshot from which it kept it
+        got = d.execute_script("""return Array.from(document.querySelectorAll(
+            '#sum-gaps tbody tr')).map(function (r) {
+              return [r.dataset.account, r.querySelector('.since').textContent]; });""")
+        wsince, last = [], snaps[-1][1]
+        for a in rank[:10]:
+            g = [w[a][2] - w[a][1] for w in want]
+            over, k = g[-1] > 0, len(g)
+            while k > 0 and (g[k - 1] > 0) == over:
+                k -= 1
+            if k == len(g):
+                text = "< %.1f d" % 0
+            else:
+                text = ("\u2265 " if k == 0 else "") + "%.1f d" % ((last - snaps[k][1]) / DAY)
+            wsince.append([a, text])
+        kinds = sorted({t for _, t in wsince})
+        check(got == wsince and len(kinds) > 1, "summary: for how long each of the ten "
+              "largest gaps has had its sign, from the snapshots' files (%s)%s" % (
+                  ", ".join(kinds), "" if got == wsince else
+                  " (shown %s, wanted %s)" % (got[:3], wsince[:3])))
         d.get("file://" + bare)
         none = d.find_elements(By.ID, "hist-none")
         text = none[0].text if none else ""

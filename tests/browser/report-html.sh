@@ -40,6 +40,30 @@ fail=0
 # the temporary directory is kept when a check failed (its pages and JSON)
 trap '[[ $fail = 0 ]] && rm -rf "$T" || rm -rf "$T/site"' EXIT
 shot=${1:-$T/report-html.png}
+# the checks' tally, for the closing "N passed, M failed" (tests/run-all
+# counts a run that ran no check as failed): this script's own checks
+# (ok_, bad_) and every "ok - " / "not ok - " line of the checkers it runs
+# (pyc); a checker that fails without a "not ok" line counts as one
+passes=0 fails=0
+ok_() { echo "ok - $*"; passes=$((passes + 1)); }
+bad_() { echo "not ok - $*"; fails=$((fails + 1)); fail=1; }
+pyc() {
+	local log rc n
+	log=$(mktemp "$T/checker.XXXXXX")
+	"$py" "$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	passes=$((passes + $(grep -c '^ok - ' "$log")))
+	n=$(grep -c '^not ok - ' "$log")
+	((rc == 0 || n > 0)) || n=1
+	fails=$((fails + n))
+	rm -f "$log"
+	return "$rc"
+}
+finish_() {
+	echo "$passes passed, $fails failed"
+	exit "$1"
+}
 export TZ=UTC
 
 
@@ -52,7 +76,7 @@ pages() {
 }
 run() {
 	echo "# $1"
-	"$py" "$top/tests/browser/report_html.py" "$T/$1.html" "$T/$1-fs.json" \
+	pyc "$top/tests/browser/report_html.py" "$T/$1.html" "$T/$1-fs.json" \
 		"$T/$1-pr.json" "$2" ${3:+"$3"} || fail=1
 }
 
@@ -61,27 +85,27 @@ ex="$top/examples/snapshot"
 if pages example 200 --snapshot "$ex" 2>"$T/err"; then
 	run example 200
 else
-	echo "not ok - report on the example snapshot: $(cat "$T/err")"; fail=1
+	bad_ "report on the example snapshot: $(cat "$T/err")"
 fi
 
-"$py" "$top/bench/gen_jobs.py" "$T/site" 100000 1 >/dev/null || { echo "not ok - gen_jobs.py"; exit 1; }
+"$py" "$top/bench/gen_jobs.py" "$T/site" 100000 1 >/dev/null || { bad_ "gen_jobs.py"; finish_ 1; }
 S=$T/site
 "$MFPRIO" report --html "$T/big.html" --top 200 --conf "$S/slurm.conf" \
 	--jobs "$S/jobs.txt" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
-	--usage "$S/usage.txt" 2>"$T/err" || { echo "not ok - report on the big site: $(cat "$T/err")"; exit 1; }
+	--usage "$S/usage.txt" 2>"$T/err" || { bad_ "report on the big site: $(cat "$T/err")"; finish_ 1; }
 size=$(stat -c %s "$T/big.html")
 # the issue's bound on the size (its time bound, 2 s to write, is measured
 # by bench/bench_report.sh: this test runs beside the cluster tests)
 if ((size <= 5000000)); then
-	echo "ok - big site (5,000 users, 100,000 jobs): $size bytes"
+	ok_ "big site (5,000 users, 100,000 jobs): $size bytes"
 else
-	echo "not ok - big site: $size bytes (bound 5,000,000 bytes)"; fail=1
+	bad_ "big site: $size bytes (bound 5,000,000 bytes)"
 fi
 "$MFPRIO" fairshare --json --conf "$S/slurm.conf" --assoc "$S/assoc.txt" \
 	--usage "$S/usage.txt" >"$T/big-fs.json" &&
 	"$MFPRIO" priority --json --conf "$S/slurm.conf" --jobs "$S/jobs.txt" \
 	--qos "$S/qos.txt" --assoc "$S/assoc.txt" --usage "$S/usage.txt" >"$T/big-pr.json" ||
-	{ echo "not ok - the commands' JSON of the big site"; exit 1; }
+	{ bad_ "the commands' JSON of the big site"; finish_ 1; }
 run big 200 "$shot"
 
 # the first view as a person sees it, on the two shapes of the same jobs
@@ -99,14 +123,14 @@ for shape in deep flat; do
 		echo "# first view, $shape site"
 		size=$(stat -c %s "$T/$shape.html")
 		if ((size <= 5000000)); then
-			echo "ok - $shape site's page: $size bytes (bound 5,000,000)"
+			ok_ "$shape site's page: $size bytes (bound 5,000,000)"
 		else
-			echo "not ok - $shape site's page: $size bytes (bound 5,000,000)"; fail=1
+			bad_ "$shape site's page: $size bytes (bound 5,000,000)"
 		fi
-		"$py" "$top/tests/browser/first_view.py" "$T/$shape.html" "$D" 1700000000 \
+		pyc "$top/tests/browser/first_view.py" "$T/$shape.html" "$D" 1700000000 \
 			${DOCSHOTS:+"$DOCSHOTS/report-$shape.png"} || fail=1
 	else
-		echo "not ok - report on the $shape site: $(cat "$T/err")"; fail=1
+		bad_ "report on the $shape site: $(cat "$T/err")"
 	fi
 done
 # the first view's checks can fail: the flat page read against inputs
@@ -116,9 +140,9 @@ control() {     # control WHAT DIR PATTERN: first_view.py fails, saying PATTERN
 	local out
 	out=$("$py" "$top/tests/browser/first_view.py" "$T/flat.html" "$2" 1700000000 2>&1)
 	if [[ $? -ne 0 ]] && grep -q "^not ok - $3" <<<"$out"; then
-		echo "ok - control: the first view's checks fail with $1 ($(grep -c '^not ok' <<<"$out") not ok, '$3' among them)"
+		ok_ "control: the first view's checks fail with $1 ($(grep -c '^not ok' <<<"$out") not ok, '$3' among them)"
 	else
-		echo "not ok - control: the first view's checks did not fail with $1"; fail=1
+		bad_ "control: the first view's checks did not fail with $1"
 	fi
 }
 if [[ -s $T/flat.html ]]; then
@@ -137,13 +161,13 @@ fi
 # tests/data/wait: the user's jobs and ranks in the first view, the
 # administrator's banner first
 echo "# the user page"
-"$py" "$top/tests/browser/user_page.py" "$MFPRIO" "$top" || fail=1
+pyc "$top/tests/browser/user_page.py" "$MFPRIO" "$top" || fail=1
 # the History section (report --history): six snapshots of the big
 # site made by history.py, each chart's figures and markers against
 # figures it computes from their files (DOCSHOTS: doc/report-history.png)
 echo "# the History section"
-"$py" "$top/tests/browser/history.py" "$MFPRIO" "$S" \
+pyc "$top/tests/browser/history.py" "$MFPRIO" "$S" \
 	${DOCSHOTS:+"$DOCSHOTS/report-history.png"} || fail=1
 [[ $fail = 0 ]] || echo "# pages and JSON kept in $T"
 [[ $fail = 0 ]] && echo "report-html.sh: all passed" || echo "report-html.sh: FAILED"
-exit $fail
+finish_ "$fail"
