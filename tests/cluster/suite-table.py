@@ -12,8 +12,10 @@ Reads, for each release of MATRIX_OUTDIR/results (the matrix's order):
                            programs ("fair-share:" and "fair-tree:" lines:
                            each plugin's rows against the test file's)
 and prints a Markdown table, a row per test and a column per release, each
-cell "upstream / ours", "-" where the release's run had no such test (its
-source carries none), "not run" where the matrix has no log of that check.
+cell "upstream / ours", "-" where the release's run had no such test,
+"no testsuite" where the matrix gave the release no slurm-suite task (its
+source carries none: OUTDIR/tasks), "not run" where it did but left no
+log.
 Then one line per release whose suite ran: whether every test that passes
 under upstream's plugin passes under ours.  Exit status 1 when one does
 not, or when no release's suite was read; else 0.
@@ -77,7 +79,7 @@ def prog_rows(log):
             cell[1] = "PASS" if good else "FAIL"
         n = re.search(r"every row of it \((\d+) lines\)", text)
         if n:
-            cell[2] = n.group(1) + " lines"
+            cell[2] = "%s lines as upstream's" % n.group(1)
         w = re.search(r"\((Slurm \S+'s), rows of", text)
         if w:
             cell[3] = w.group(1) + " program"
@@ -89,7 +91,17 @@ def prog_rows(log):
 def main():
     outdir = sys.argv[1]
     rels = releases(outdir)
-    suites, progs = {}, {}
+    suites, progs, asked = {}, {}, set()
+    # the releases the matrix gave a slurm-suite task (those whose source
+    # carries the testsuite): the others' cells say there is none
+    try:
+        with open(os.path.join(outdir, "tasks")) as f:
+            for line in f:
+                w = line.split()
+                if len(w) > 1 and w[1] == "slurm-suite":
+                    asked.add(w[0])
+    except OSError:
+        pass
     for r in rels:
         s = os.path.join(outdir, r + "-slurm-suite.log")
         p = os.path.join(outdir, r + "-slurm-prog.log")
@@ -114,13 +126,14 @@ def main():
         cells = []
         for r in rels:
             if r not in suites:
-                cells.append("not run")
+                cells.append("not run" if r in asked else "no testsuite")
             elif t in suites[r]:
                 cells.append("%s / %s" % suites[r][t])
             else:
                 cells.append("-")
         print("| `%s` | %s |" % (t, " | ".join(cells)))
     bad = 0
+    print()
     for r in rels:
         if r not in suites:
             continue
