@@ -9,11 +9,10 @@
 #include "slurm_release.h"
 #include "fairshare.h"
 #include "fairshare_json.h"
+#include "fs_run.h"
 #include "input_opts.h"
-#include "priority_flags.h"
 #include "release_table.h"
 #include "slurm_conf.h"
-#include "snapshot.h"
 #include "snapshot_dir.h"
 #include "sshare_fmt.h"
 #include "sshare_tres.h"
@@ -163,13 +162,8 @@ static int _fs_settle(const mf_iopts_t *io, mf_settings_t *s,
 
 	if (rc)
 		return rc;
-	cfg->algo = mf_priority_flags_algo(s->pc->flags);
-	cfg->damp = s->pc->fs_damp;
-	if (cfg->algo == MF_FS_FAIR_TREE && cfg->damp != 1)
-		fprintf(stderr, "mfprio: warning: FairShareDampeningFactor %u "
-			"has no effect: Fair Tree has no dampening (set "
-			"PriorityFlags=NO_FAIR_TREE for the classic "
-			"algorithm)\n", (unsigned) cfg->damp);
+	mf_fs_run_config(s, cfg);
+	mf_fs_run_warn(cfg);
 	return MF_EXIT_OK;
 }
 
@@ -189,12 +183,11 @@ static int _fs_run(const mf_iopts_t *io, const mf_settings_t *set,
 		mf_print_error("fairshare: %s", e.text);
 		return MF_EXIT_USAGE;
 	}
-	tree = mf_snapshot_load_cluster(o->assoc, o->usage, set->cluster, &e);
+	tree = mf_fs_run(o->assoc, o->usage, set, cfg, &e);
 	if (!tree) {
 		mf_print_error("%s", e.text);
 		return MF_EXIT_INPUT;
 	}
-	mf_fairshare_compute(tree, cfg);
 	if (sel->json) {
 		char name[8];
 		mf_fs_json_settings_t s = {

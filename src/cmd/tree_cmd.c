@@ -46,12 +46,11 @@
 #include "cmd.h"
 #include "exit_status.h"
 #include "fairshare.h"
+#include "fs_run.h"
 #include "input_opts.h"
 #include "level_fs.h"
 #include "priority_conf.h"
-#include "priority_flags.h"
 #include "slurm_conf.h"
-#include "snapshot.h"
 #include "snapshot_dir.h"
 #include "tree_svg.h"
 #include "tree_text.h"
@@ -219,15 +218,13 @@ static int _tree_load(mf_iopts_t *io, mf_fs_algo_t *algo, mf_tree_t **tree)
 	if ((rc = mf_iopt_finish(io, &_cmd)) ||
 	    (rc = mf_iopt_settings(io, io->o.assoc, MF_SETTINGS_WARN_FS, &s)))
 		goto out;
-	cfg.algo = mf_priority_flags_algo(s.pc->flags);
-	cfg.damp = s.pc->fs_damp;
-	if (!(*tree = mf_snapshot_load_cluster(io->o.assoc, io->o.usage,
-					       s.cluster, &e))) {
+	mf_fs_run_config(&s, &cfg);
+	mf_fs_run_warn(&cfg);
+	if (!(*tree = mf_fs_run(io->o.assoc, io->o.usage, &s, &cfg, &e))) {
 		mf_print_error("%s", e.text);
 		rc = MF_EXIT_INPUT;
 		goto out;
 	}
-	mf_fairshare_compute(*tree, &cfg);
 	*algo = cfg.algo;
 out:
 	mf_settings_clear(&s);
