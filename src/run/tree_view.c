@@ -109,8 +109,10 @@ static void _item_add(mf_titem_t *it, const mf_assoc_t *c)
 }
 
 /*
- * What V draws under A, in sshare order: the children kept, then one item
- * for its folded users, then one for the children --top left out; or one
+ * What V draws under A: its children in sshare order, or, when --top
+ * leaves some out, the children kept in rank order (rank_gap.h: largest
+ * gap first, as the page draws a crowded level); then one item for its
+ * folded users, then one for the children --top left out; or one
  * ITEM_BELOW when A is at the depth limit.  A new array (g_free each item).
  */
 GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
@@ -130,7 +132,8 @@ GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
 		return items;
 	}
 	if (v->n_top) {
-		/* the children fair-share acts on most (rank_gap.h) */
+		/* the children fair-share acts on most (rank_gap.h), drawn
+		 * in that order, as the page draws a crowded level */
 		GPtrArray *cand = g_ptr_array_new();
 
 		for (guint i = 0; i < a->children->len; i++) {
@@ -143,8 +146,10 @@ GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
 			mf_rank_gap_sort((const mf_assoc_t **) cand->pdata,
 					 cand->len);
 			kept = g_hash_table_new(g_direct_hash, g_direct_equal);
-			for (int i = 0; i < v->n_top; i++)
+			for (int i = 0; i < v->n_top; i++) {
 				g_hash_table_add(kept, cand->pdata[i]);
+				_item(items, ITEM_ASSOC, cand->pdata[i]);
+			}
 		}
 		g_ptr_array_free(cand, TRUE);
 	}
@@ -159,7 +164,7 @@ GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v)
 			if (!more)
 				more = g_new0(mf_titem_t, 1);
 			_item_add(more, c);
-		} else {
+		} else if (!kept) {
 			_item(items, ITEM_ASSOC, c);
 		}
 	}

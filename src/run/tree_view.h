@@ -60,8 +60,9 @@ double mf_tview_usage_part(const mf_assoc_t *a);
 /* The weight of A among its siblings (for the widths).  Returns it. */
 double mf_tview_weight(const mf_assoc_t *a);
 
-/* What V draws under A, in sshare order.  Returns a new array of
- * mf_titem_t (g_free each item). */
+/* What V draws under A: its children in sshare order, or, when --top
+ * leaves some out, those kept largest gap first (rank_gap.h); then the
+ * summary items.  Returns a new array of mf_titem_t (g_free each item). */
 GPtrArray *mf_tview_items(const mf_assoc_t *a, const mf_tview_t *v);
 
 /* How many rows the text of view V draws for A and what is under it

@@ -5,7 +5,8 @@
 # are the ones whose usage is furthest from their shares, computed here
 # from the input files (|usage part - shares part| among root's children,
 # ties by name), named uncut in the terminal tree and in the SVG's text,
-# the others summed in one "+N more accounts (U users)".
+# in that order in the terminal tree, the others summed in one "+N more
+# accounts (U users)".
 . "${TOP_SRCDIR:?set TOP_SRCDIR}/tests/cli/lib.sh"
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "# no python3: the generated site cannot be made; skipped"
@@ -44,6 +45,14 @@ if [ "$k" -ge 20 ] && cmp -s "$T/shown.txt" "$T/want"; then
 else
 	bad "text: $k accounts named, against the $k largest gaps:"
 	diff "$T/want" "$T/shown.txt" | sed 's/^/#   /'
+fi
+# in rank order, as the page draws them (largest gap first)
+grep -oE '^  acct[0-9]+ ' "$T/tree.txt" | tr -d ' ' >"$T/order.txt"
+if head -n "$k" "$T/rank" | cut -d' ' -f1 | cmp -s - "$T/order.txt"; then
+	ok "text: the $k accounts in rank order, largest gap first"
+else
+	bad "text: the accounts not in rank order:"
+	head -n "$k" "$T/rank" | cut -d' ' -f1 | diff - "$T/order.txt" | head -n 6 | sed 's/^/#   /'
 fi
 top20=$(head -n 20 "$T/rank" | cut -d' ' -f1)
 miss=0
