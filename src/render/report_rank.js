@@ -87,9 +87,10 @@ var mfRank = (function () {
             word + " since " + (k === 0 ? "before " : "") + "the snapshot of " + when(S[k].time)];
   }
   /* the summary of the cluster for the side panel: the ten accounts of
-   * largest gap, for how long each has had it (HIST: the --history data,
-   * or null; NOW: the page's time), the ten whose pending jobs wait longest (WAITS: [account,
-   * jobs, median s, longest s], longest median first) */
+   * largest gap, for how long each has had it (HIST: the --history
+   * data, or null; NOW: the page's time), the ten whose pending jobs
+   * wait longest (WAITS: [account, jobs, median s, longest s], longest
+   * median first) */
   function summary(nodes, waits, esc, hist, now) {
     var accts = nodes.filter(function (n) { return !n.row.user && n.parent; });
     var top = accts.slice().sort(byGap).slice(0, 10);
