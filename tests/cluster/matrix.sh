@@ -11,7 +11,7 @@
 #      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT), one
 #      release after the other by a builder in the background (niced);
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
-#      14), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
+#      20), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
 #      one MariaDB and one munged serve all), one task at a time, each
 #      within a time limit (below); a release's tasks join the queue as
@@ -99,7 +99,7 @@
 #                  false step (the newest live release; 22.05 with the rest)
 #   soak           test-soak.sh: a production day side by side, two
 #                  clusters of four nodes (the lane's instance N, ours, and
-#                  N + 20, upstream's) fed the same seeded stream (arrays,
+#                  N + 60, upstream's) fed the same seeded stream (arrays,
 #                  het jobs, GPUs under billing weights, preemption,
 #                  suspend, a node down, reconfigure, a restart) for
 #                  MFPRIO_MATRIX_SOAK_MINUTES; every association's usage
@@ -175,7 +175,10 @@
 #                           read it)
 #   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first);
 #                           the table's others are skipped
-#   MFPRIO_MATRIX_LANES     concurrent clusters (default 14)
+#   MFPRIO_MATRIX_LANES     concurrent clusters (default 20: with caches
+#                           warm, 14 lanes left the 2 cores 80-90% idle,
+#                           the checks mostly waiting on their clusters;
+#                           instances FIRST.. up to 29)
 #   MFPRIO_MATRIX_FIRST     the first lane's cluster instance (default 1)
 #   MFPRIO_MATRIX_TASK_TIMEOUT  seconds each task may run, for every task
 #                           (default: per check, task_limit below; 0: none)
@@ -201,8 +204,15 @@ top=${MFPRIO_TOP:-$(cd "$here/../.." && pwd)}
 out=${1:?usage: matrix.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-lanes=${MFPRIO_MATRIX_LANES:-14}
+lanes=${MFPRIO_MATRIX_LANES:-20}
 first=${MFPRIO_MATRIX_FIRST:-1}
+# the lanes' instances are FIRST to FIRST + LANES - 1, below 30 and 31
+# (the package tests' clusters, which run beside the matrix); a soak's
+# second cluster is its lane's instance + 60
+if [[ ! $lanes =~ ^[0-9]+$ || ! $first =~ ^[0-9]+$ ]] || ((lanes < 1 || first < 1 || first + lanes - 1 > 29)); then
+	echo "matrix: error: lanes $lanes from instance $first: the lanes' instances must lie in 1-29 (30 and 31 are the package tests')" >&2
+	exit 2
+fi
 if [[ -n ${MFPRIO_MATRIX_TASK_TIMEOUT:-} && ! ${MFPRIO_MATRIX_TASK_TIMEOUT} =~ ^[0-9]+$ ]]; then
 	echo "matrix: error: MFPRIO_MATRIX_TASK_TIMEOUT='$MFPRIO_MATRIX_TASK_TIMEOUT' is not a number of seconds" >&2
 	exit 2
@@ -659,9 +669,10 @@ run_lane() {   # run_lane N
 	sleep $((4 * (n - first)))
 	while line=$(take_task "$n") && [[ -n $line ]]; do
 		read -r v check script rest <<<"$line"
-		# a task of two clusters (test-soak.sh) gets instance N + 20 as
-		# its second (beyond the lanes' 1 to 14)
-		peer=$((n + 20))
+		# a task of two clusters (test-soak.sh) gets instance N + 60 as
+		# its second (beyond the lanes' 1 to 29 and the package tests'
+		# 30 and 31)
+		peer=$((n + 60))
 		rest=${rest//@PEER/$peer}
 		log=$out/$v-${check//:/-}.log
 		limit=$(task_limit "$check")
@@ -766,7 +777,7 @@ for i in "${!pids[@]}"; do
 	stop_instance "$n" "$p" ||
 		say "lane $n: instance $n not stopped (see $out/lane-$n-stop.log)"
 	# and its second instance, if the task was the soak
-	if [[ $c == soak ]]; then stop_instance $((n + 20)) "$p" || true; fi
+	if [[ $c == soak ]]; then stop_instance $((n + 60)) "$p" || true; fi
 done
 
 # Every task scheduled has a result by now, or it is a failure: a task
