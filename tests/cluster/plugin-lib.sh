@@ -193,9 +193,15 @@ log_after() {
 	tail -n +"$((n + 1))" "$LOG" || { say "cannot read the log $LOG" >&2; return 1; }
 }
 
-# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.
+# log_has MARK PATTERN: PATTERN (grep -E) logged after MARK.  The lines
+# are read whole before grep looks: `log_after | grep -q` under pipefail
+# failed when grep matched before tail had written the rest (tail's
+# SIGPIPE is the pipeline's status), as it did under load in the matrix
+# (test-plugin-stats: the cycle line logged, and "not found").
 log_has() {
-	log_after "$1" 2>/dev/null | grep -qE -- "$2"
+	local text
+	text=$(log_after "$1" 2>/dev/null) || return 1
+	grep -qE -- "$2" <<<"$text"
 }
 
 # sub SBATCH_ARGS...: a one-second job submitted, its id

@@ -116,7 +116,13 @@ done_ctld() {
 ended() {
 	done_ctld "$1" && sacct -n -X -j "$1" -o End 2>/dev/null | grep -qv Unknown
 }
-log_since() { tail -n +"$(($2 + 1))" "$1" 2>/dev/null | grep -qE -- "$3"; }
+# log_since LOG LINE PATTERN: PATTERN in LOG after line LINE (read whole
+# first: tail | grep -q under pipefail fails when grep ends first)
+log_since() {
+	local text
+	text=$(tail -n +"$(($2 + 1))" "$1" 2>/dev/null) || return 1
+	grep -qE -- "$3" <<<"$text"
+}
 
 # 1. the jobs
 a=$(sbatch --parsable --uid=u1 --gid="$(id -g u1)" -A b -n 1 -D /tmp -o /dev/null --wrap "sleep $A_SECS")
