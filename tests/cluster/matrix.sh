@@ -11,7 +11,7 @@
 #      (OUTDIR/build-VERSION) and installed (MFPRIO_INSTALL_ROOT), one
 #      release after the other by a builder in the background (niced);
 #   2. the checks below run as tasks over MFPRIO_MATRIX_LANES lanes (default
-#      20), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
+#      14), the longest first; lane N drives cluster instance N (tests/cluster/instance.sh: its
 #      own ports, ClusterName, StateSaveLocation, slurmdbd and database;
 #      one MariaDB and one munged serve all), one task at a time, each
 #      within a time limit (below); a release's tasks join the queue as
@@ -175,10 +175,14 @@
 #                           read it)
 #   MFPRIO_MATRIX_RELEASES  releases to run (default: all, 22.05.8 first);
 #                           the table's others are skipped
-#   MFPRIO_MATRIX_LANES     concurrent clusters (default 20: with caches
-#                           warm, 14 lanes left the 2 cores 80-90% idle,
-#                           the checks mostly waiting on their clusters;
-#                           instances FIRST.. up to 29)
+#   MFPRIO_MATRIX_LANES     concurrent clusters (default 14; instances
+#                           FIRST.. up to 29).  20 lanes made the warm
+#                           run 28 minutes instead of 39 (the 2 cores sat
+#                           80-90% idle with 14), but one of two such runs
+#                           failed test-fault-backup on 26.11 (the primary
+#                           did not read again the usage the backup saved:
+#                           b/u1 61 of 90), which passes with 14: not the
+#                           default until that is understood
 #   MFPRIO_MATRIX_FIRST     the first lane's cluster instance (default 1)
 #   MFPRIO_MATRIX_TASK_TIMEOUT  seconds each task may run, for every task
 #                           (default: per check, task_limit below; 0: none)
@@ -204,7 +208,7 @@ top=${MFPRIO_TOP:-$(cd "$here/../.." && pwd)}
 out=${1:?usage: matrix.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-lanes=${MFPRIO_MATRIX_LANES:-20}
+lanes=${MFPRIO_MATRIX_LANES:-14}
 first=${MFPRIO_MATRIX_FIRST:-1}
 # the lanes' instances are FIRST to FIRST + LANES - 1, below 30 and 31
 # (the package tests' clusters, which run beside the matrix); a soak's
