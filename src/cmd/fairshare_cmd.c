@@ -163,7 +163,6 @@ static int _fs_settle(const mf_iopts_t *io, mf_settings_t *s,
 	if (rc)
 		return rc;
 	mf_fs_run_config(s, cfg);
-	mf_fs_run_warn(cfg);
 	return MF_EXIT_OK;
 }
 

@@ -219,7 +219,6 @@ static int _tree_load(mf_iopts_t *io, mf_fs_algo_t *algo, mf_tree_t **tree)
 	    (rc = mf_iopt_settings(io, io->o.assoc, MF_SETTINGS_WARN_FS, &s)))
 		goto out;
 	mf_fs_run_config(&s, &cfg);
-	mf_fs_run_warn(&cfg);
 	if (!(*tree = mf_fs_run(io->o.assoc, io->o.usage, &s, &cfg, &e))) {
 		mf_print_error("%s", e.text);
 		rc = MF_EXIT_INPUT;

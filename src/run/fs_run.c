@@ -9,10 +9,6 @@ void mf_fs_run_config(const mf_settings_t *s, mf_fs_config_t *cfg)
 {
 	cfg->algo = mf_priority_flags_algo(s->pc->flags);
 	cfg->damp = s->pc->fs_damp;
-}
-
-void mf_fs_run_warn(const mf_fs_config_t *cfg)
-{
 	if (cfg->algo == MF_FS_FAIR_TREE && cfg->damp != 1)
 		fprintf(stderr, "mfprio: warning: FairShareDampeningFactor %u "
 			"has no effect: Fair Tree has no dampening (set "

@@ -14,12 +14,10 @@
 #include "settings.h"
 
 /* The fair-share configuration of S (its PriorityFlags' algorithm, its
- * FairShareDampeningFactor) in *CFG.  Returns nothing. */
+ * FairShareDampeningFactor) in *CFG, with a warning ("mfprio: warning:
+ * ...", on stderr) when it asks for a dampening its algorithm has not
+ * (Fair Tree).  Returns nothing. */
 void mf_fs_run_config(const mf_settings_t *s, mf_fs_config_t *cfg);
-
-/* A warning ("mfprio: warning: ...", on stderr) when CFG asks for a
- * dampening that its algorithm has not (Fair Tree).  Returns nothing. */
-void mf_fs_run_warn(const mf_fs_config_t *cfg);
 
 /*
  * The tree of ASSOC (and USAGE, or NULL) for S's cluster, its fair share

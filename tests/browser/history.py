@@ -306,7 +306,7 @@ def main():
             while k > 0 and (g[k - 1] > 0) == over:
                 k -= 1
             if k == len(g):
-                text = "< %.1f d" % 0
+                text = "< %.1f d" % ((last - snaps[-1][1]) / DAY)
             else:
                 text = ("\u2265 " if k == 0 else "") + "%.1f d" % ((last - snaps[k][1]) / DAY)
             wsince.append([a, text])

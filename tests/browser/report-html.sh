@@ -36,17 +36,17 @@ if ! "$py" -c 'import selenium' 2>/dev/null; then
 fi
 [[ -x $MFPRIO ]] || { echo "report-html.sh: $MFPRIO: no mfprio built (set MFPRIO)" >&2; exit 2; }
 T=$(mktemp -d /tmp/mfprio-browser.XXXXXX)
-fail=0
+passes=0 fails=0
 # the temporary directory is kept when a check failed (its pages and JSON)
-trap '[[ $fail = 0 ]] && rm -rf "$T" || rm -rf "$T/site"' EXIT
+trap '[[ $fails = 0 ]] && rm -rf "$T" || rm -rf "$T/site"' EXIT
 shot=${1:-$T/report-html.png}
 # the checks' tally, for the closing "N passed, M failed" (tests/run-all
 # counts a run that ran no check as failed): this script's own checks
 # (ok_, bad_) and every "ok - " / "not ok - " line of the checkers it runs
-# (pyc); a checker that fails without a "not ok" line counts as one
-passes=0 fails=0
+# (pyc); a checker that fails without a "not ok" line counts as one.  The
+# run has failed when FAILS is not 0.
 ok_() { echo "ok - $*"; passes=$((passes + 1)); }
-bad_() { echo "not ok - $*"; fails=$((fails + 1)); fail=1; }
+bad_() { echo "not ok - $*"; fails=$((fails + 1)); }
 pyc() {
 	local log rc n
 	log=$(mktemp "$T/checker.XXXXXX")
@@ -64,6 +64,16 @@ finish_() {
 	echo "$passes passed, $fails failed"
 	exit "$1"
 }
+# bounded NAME PAGE: PAGE within the issue's bound on a page's size
+bounded() {
+	local size
+	size=$(stat -c %s "$2")
+	if ((size <= 5000000)); then
+		ok_ "$1: $size bytes (bound 5,000,000)"
+	else
+		bad_ "$1: $size bytes (bound 5,000,000)"
+	fi
+}
 export TZ=UTC
 
 
@@ -77,7 +87,7 @@ pages() {
 run() {
 	echo "# $1"
 	pyc "$top/tests/browser/report_html.py" "$T/$1.html" "$T/$1-fs.json" \
-		"$T/$1-pr.json" "$2" ${3:+"$3"} || fail=1
+		"$T/$1-pr.json" "$2" ${3:+"$3"}
 }
 
 # fairshare takes no --jobs: the big site's inputs by option
@@ -93,14 +103,9 @@ S=$T/site
 "$MFPRIO" report --html "$T/big.html" --top 200 --conf "$S/slurm.conf" \
 	--jobs "$S/jobs.txt" --qos "$S/qos.txt" --assoc "$S/assoc.txt" \
 	--usage "$S/usage.txt" 2>"$T/err" || { bad_ "report on the big site: $(cat "$T/err")"; finish_ 1; }
-size=$(stat -c %s "$T/big.html")
 # the issue's bound on the size (its time bound, 2 s to write, is measured
 # by bench/bench_report.sh: this test runs beside the cluster tests)
-if ((size <= 5000000)); then
-	ok_ "big site (5,000 users, 100,000 jobs): $size bytes"
-else
-	bad_ "big site: $size bytes (bound 5,000,000 bytes)"
-fi
+bounded "big site (5,000 users, 100,000 jobs)" "$T/big.html"
 "$MFPRIO" fairshare --json --conf "$S/slurm.conf" --assoc "$S/assoc.txt" \
 	--usage "$S/usage.txt" >"$T/big-fs.json" &&
 	"$MFPRIO" priority --json --conf "$S/slurm.conf" --jobs "$S/jobs.txt" \
@@ -121,14 +126,9 @@ for shape in deep flat; do
 		--conf "$D/slurm.conf" --jobs "$D/jobs.txt" --qos "$D/qos.txt" \
 		--assoc "$D/assoc.txt" --usage "$D/usage.txt" 2>"$T/err"; then
 		echo "# first view, $shape site"
-		size=$(stat -c %s "$T/$shape.html")
-		if ((size <= 5000000)); then
-			ok_ "$shape site's page: $size bytes (bound 5,000,000)"
-		else
-			bad_ "$shape site's page: $size bytes (bound 5,000,000)"
-		fi
+		bounded "$shape site's page" "$T/$shape.html"
 		pyc "$top/tests/browser/first_view.py" "$T/$shape.html" "$D" 1700000000 \
-			${DOCSHOTS:+"$DOCSHOTS/report-$shape.png"} || fail=1
+			${DOCSHOTS:+"$DOCSHOTS/report-$shape.png"}
 	else
 		bad_ "report on the $shape site: $(cat "$T/err")"
 	fi
@@ -161,13 +161,13 @@ fi
 # tests/data/wait: the user's jobs and ranks in the first view, the
 # administrator's banner first
 echo "# the user page"
-pyc "$top/tests/browser/user_page.py" "$MFPRIO" "$top" || fail=1
+pyc "$top/tests/browser/user_page.py" "$MFPRIO" "$top"
 # the History section (report --history): six snapshots of the big
 # site made by history.py, each chart's figures and markers against
 # figures it computes from their files (DOCSHOTS: doc/report-history.png)
 echo "# the History section"
 pyc "$top/tests/browser/history.py" "$MFPRIO" "$S" \
-	${DOCSHOTS:+"$DOCSHOTS/report-history.png"} || fail=1
-[[ $fail = 0 ]] || echo "# pages and JSON kept in $T"
-[[ $fail = 0 ]] && echo "report-html.sh: all passed" || echo "report-html.sh: FAILED"
-finish_ "$fail"
+	${DOCSHOTS:+"$DOCSHOTS/report-history.png"}
+[[ $fails = 0 ]] || echo "# pages and JSON kept in $T"
+[[ $fails = 0 ]] && echo "report-html.sh: all passed" || echo "report-html.sh: FAILED"
+finish_ $((fails > 0))

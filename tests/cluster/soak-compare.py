@@ -241,7 +241,7 @@ def main():
     with open(a.summary, "w") as f:
         for k, v in bad.items():
             why = ""
-            if not judged[k] and none_comparable(k):
+            if none_comparable(k):
                 why = (" (none comparable: upstream off its sacct on %d, the "
                        "two days apart on %d; ours held to its sacct on all "
                        "%d)" % (len(bad["upstream_sacct"]), len(bad["clusters"]),
